@@ -1,0 +1,105 @@
+// swift-tools-version: 6.2
+// qbarchive: archive, search and export the chat history of a QuickBlox application.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "qbarchive",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "qbarchive", targets: ["qbarchive"]),
+        .library(name: "QuickBlox", targets: ["QuickBlox"]),
+        .library(name: "QuickBloxEmulator", targets: ["QuickBloxEmulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // System libraries. Debian's -dev packages come from `make deps`.
+        // libcurl backs the crawler's HTTP client and libarchive the export bundles; both targets are
+        // declared now so the module maps are part of the foundation, and are first imported by the
+        // crawler and export issues.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+
+        // QuickBlox REST domain model: records, envelopes, error bodies, filters, session signatures.
+        .target(
+            name: "QuickBlox",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // A faithful, seeded, fault-injecting QuickBlox REST server (Hummingbird).
+        .target(
+            name: "QuickBloxEmulator",
+            dependencies: [
+                "QuickBlox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The thin command: parses arguments and calls the libraries.
+        .executableTarget(
+            name: "qbarchive",
+            dependencies: [
+                "QuickBlox",
+                "QuickBloxEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "QuickBloxTests",
+            dependencies: ["QuickBlox"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "QuickBloxEmulatorTests",
+            dependencies: [
+                "QuickBlox",
+                "QuickBloxEmulator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "qbarchiveTests",
+            dependencies: [
+                "qbarchive",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,98 @@
+/// ISO-8601 timestamps as QuickBlox writes them, to and from unix seconds.
+///
+/// QuickBlox sends `2019-09-08T17:24:11Z` in lists and `2019-08-26T20:09:22+00:00` from
+/// `GET /session.json`; both must parse. Hand-written instead of `ISO8601DateFormatter` because it
+/// runs for two fields of every archived message, must be `Sendable` without locks, and needs only
+/// this one shape.
+public enum ISO8601 {
+    /// Unix seconds for `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM|±HHMM| UTC)`, or `nil` when malformed.
+    public static func parse(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 19,
+            let year = number(0, 4), bytes[4] == UInt8(ascii: "-"),
+            let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
+            let day = number(8, 2), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"),
+            let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+        }
+        var offset = 0
+        let rest = String(decoding: bytes[index...], as: UTF8.self)
+        switch rest {
+        case "Z", "z", " UTC", "UTC", "": offset = 0
+        default:
+            var zone = Array(rest.utf8)
+            if zone.first == UInt8(ascii: " ") { zone.removeFirst() }
+            guard let sign = zone.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+            let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }
+            guard digits.count == 4, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            let d = digits.map { Int($0 - 48) }
+            offset = (d[0] * 10 + d[1]) * 3600 + (d[2] * 10 + d[3]) * 60
+            if sign == UInt8(ascii: "-") { offset = -offset }
+        }
+        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            - offset
+    }
+
+    /// `2019-09-08T17:24:11Z` for unix seconds.
+    public static func format(_ seconds: Int) -> String {
+        let (year, month, day, hour, minute, second) = components(seconds)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+    }
+
+    /// `2016-05-02 19:52:00 UTC`, the form of QuickBlox's `QB-Token-ExpirationDate` header.
+    public static func formatHeader(_ seconds: Int) -> String {
+        let (year, month, day, hour, minute, second) = components(seconds)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)) UTC"
+    }
+
+    static func components(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        return (year, month, day, rest / 3600, (rest % 3600) / 60, rest % 60)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (public domain).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

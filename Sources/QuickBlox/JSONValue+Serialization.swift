@@ -1,0 +1,96 @@
+import Foundation
+
+extension JSONValue {
+    /// Parses one JSON document.
+    ///
+    /// - Throws: `DecodingError` when the bytes are not JSON.
+    public init(parsing data: Data) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Parses one JSON document from a string.
+    public init(parsing text: String) throws {
+        try self.init(parsing: Data(text.utf8))
+    }
+
+    /// Compact UTF-8 JSON with object keys in sorted order.
+    ///
+    /// Sorted keys make output deterministic (bundles, truth dumps) and match the order QuickBlox
+    /// itself emits. Written by hand rather than through `JSONEncoder` because the emulator and the
+    /// exporters serialize hundreds of thousands of records per second, and `JSONEncoder` neither
+    /// keeps integers apart from floats for `Any`-like values nor reaches that rate on Linux.
+    public func serialized() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out)
+        return out
+    }
+
+    /// The same bytes as ``serialized()`` as a `String`.
+    public var jsonString: String {
+        String(decoding: serialized(), as: UTF8.self)
+    }
+
+    /// Appends the compact, key-sorted JSON text of this value to `out`.
+    public func write(into out: inout [UInt8]) {
+        switch self {
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .int(let value):
+            out.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            if value.isFinite {
+                if value.rounded(.towardZero) == value, abs(value) < 1e15 {
+                    out.append(contentsOf: String(Int(value)).utf8)
+                    out.append(contentsOf: ".0".utf8)
+                } else {
+                    out.append(contentsOf: String(value).utf8)
+                }
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        case .string(let text):
+            JSONValue.writeString(text, into: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]!.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `text` as a JSON string literal (quotes, backslashes and control characters escaped).
+    public static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                ])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

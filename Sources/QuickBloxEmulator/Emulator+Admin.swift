@@ -1,0 +1,60 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuickBlox
+
+extension Emulator {
+    /// Test hooks outside QuickBlox's namespace, never subject to injected faults.
+    ///
+    /// - `GET /_emulator/truth`: the truth dump as JSON Lines.
+    /// - `GET /_emulator/stats`: requests served per endpoint and faults injected.
+    /// - `POST /_emulator/expire-tokens`: ends every session (the next request gets 401).
+    /// - `POST /_emulator/live?count=N`: applies N live changes now.
+    func registerAdmin(on router: Router<EmulatorContext>) {
+        let store = store
+        let faults = faults
+        router.get("/_emulator/truth") { _, _ -> Response in
+            let snapshot = await store.snapshot()
+            var headers = HTTPFields()
+            headers[.contentType] = "application/x-ndjson; charset=utf-8"
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    var buffer = ByteBuffer()
+                    for line in TruthDump.lines(of: snapshot) {
+                        buffer.writeBytes(line)
+                        buffer.writeInteger(UInt8(0x0A))
+                        if buffer.readableBytes >= 64 * 1024 {
+                            try await writer.write(buffer)
+                            buffer.clear()
+                        }
+                    }
+                    if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("/_emulator/stats") { _, _ -> Response in
+            let (requests, injected) = await faults.statistics()
+            let snapshot = await store.snapshot()
+            let json: JSONValue = [
+                "requests": .object(requests.mapValues(JSONValue.int)),
+                "requests_total": .int(requests.values.reduce(0, +)),
+                "faults": .object(injected.mapValues(JSONValue.int)),
+                "users": .int(snapshot.users.count),
+                "dialogs": .int(snapshot.dialogs.count),
+                "messages": .int(snapshot.messageKeys.count),
+                "revisions": .int(snapshot.revisions.count),
+                "deletions": .int(snapshot.deletions.count),
+            ]
+            return EmulatorResponse.json(json)
+        }
+        router.post("/_emulator/expire-tokens") { _, _ -> Response in
+            EmulatorResponse.json(["expired": .int(await store.expireAllSessions())])
+        }
+        router.post("/_emulator/live") { request, _ -> Response in
+            let count = Int(request.uri.queryParameters["count"].map(String.init) ?? "1") ?? 1
+            let kinds = await applyLiveChanges(max(0, min(count, 100_000)))
+            return EmulatorResponse.json(["applied": .array(kinds.map(JSONValue.string))])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import QuickBlox
+
+extension EmulatorRoutes {
+    /// Ids in a path: `a,b,c`, raw or percent-encoded.
+    static func ids(_ context: EmulatorContext) throws -> [String] {
+        QueryString.decode(try parameter(context, "id")).split(separator: ",").map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    // MARK: Dialogs
+
+    func registerDialogs(on group: RouterGroup<EmulatorContext>) {
+        for path in Self.paths("/chat/Dialog") {
+            group.get(path) { request, _ -> Response in
+                let parameters = try await RequestParameters.read(request)
+                let principal = try await authenticate(request, parameters, requireUser: true)
+                let query = try ListQuery(parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(dialogField:))
+                switch await store.listDialogs(for: principal.userID!, query: query) {
+                case .count(let count):
+                    return Self.json(CountResponse.json(count: count), principal)
+                case .items(let dialogs, let total):
+                    let page = Page(totalEntries: total, skip: query.skip, limit: query.limit, items: dialogs)
+                    return Self.json(page.json, principal)
+                }
+            }
+            group.post(path) { request, _ -> Response in
+                let parameters = try await RequestParameters.read(request)
+                let principal = try await authenticate(request, parameters, requireUser: true)
+                let dialog = try await store.createDialog(parameters, by: principal.userID!, now: Int(Self.now))
+                return Self.json(dialog.json, principal, status: .created)
+            }
+        }
+        group.get("/chat/Dialog/{id}") { request, context -> Response in
+            let parameters = try await RequestParameters.read(request)
+            let principal = try await authenticate(request, parameters, requireUser: true)
+            let dialog = try await store.dialog(id: try Self.parameter(context, "id"), for: principal.userID!)
+            return Self.json(dialog.json, principal)
+        }
+        group.put("/chat/Dialog/{id}") { request, context -> Response in
+            let parameters = try await RequestParameters.read(request)
+            let principal = try await authenticate(request, parameters, requireUser: true)
+            let dialog = try await store.updateDialog(
+                id: try Self.parameter(context, "id"), parameters, by: principal.userID!, now: Int(Self.now))
+            return Self.json(dialog.json, principal)
+        }
+        group.delete("/chat/Dialog/{id}") { request, context -> Response in
+            let parameters = try await RequestParameters.read(request)
+            let principal = try await authenticate(request, parameters, requireUser: true)
+            try await store.deleteDialogs(
+                ids: try Self.ids(context), by: principal.userID!, force: parameters.string("force") == "1", now: Int(Self.now))
+            return EmulatorResponse.empty(headers: Self.headers(for: principal))
+        }
+    }
+
+    // MARK: Messages
+
+    func registerMessages(on group: RouterGroup<EmulatorContext>) {
+        for path in Self.paths("/chat/Message") {
+            group.get(path) { request, _ -> Response in
+                let parameters = try await RequestParameters.read(request)
+                let principal = try await authenticate(request, parameters, requireUser: true)
+                guard let dialogID = parameters.string("chat_dialog_id"), !dialogID.isEmpty else { throw EmulatorError.notFound }
+                let query = try ListQuery(parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(messageField:))
+                // QuickBlox marks what it returns as read unless told `mark_as_read=0`.
+                let markAsRead = parameters.string("mark_as_read") != "0"
+                let result = try await store.listMessages(
+                    dialogID: dialogID, for: principal.userID!, query: query, markAsRead: markAsRead, now: Int(Self.now))
+                switch result {
+                case .count(let count):
+                    return Self.json(CountResponse.json(count: count), principal)
+                case .items(let messages, _):
+                    return Self.json(Page(skip: query.skip, limit: query.limit, items: messages).json, principal)
+                }
+            }
+            group.post(path) { request, _ -> Response in
+                let parameters = try await RequestParameters.read(request)
+                let principal = try await authenticate(request, parameters, requireUser: true)
+                let message = try await store.createMessage(parameters, by: principal.userID!, now: Int(Self.now))
+                return Self.json(message.json, principal, status: .created)
+            }
+        }
+        for path in Self.paths("/chat/Message/unread") {
+            group.get(path) { request, _ -> Response in
+                let parameters = try await RequestParameters.read(request)
+                let principal = try await authenticate(request, parameters, requireUser: true)
+                let ids = (parameters.string("chat_dialog_ids") ?? "").split(separator: ",").map {
+                    String($0).trimmingCharacters(in: .whitespaces)
+                }
+                let counts = await store.unreadCounts(dialogIDs: ids, for: principal.userID!)
+                var json: [String: JSONValue] = ["total": .int(counts.values.reduce(0, +))]
+                for (id, count) in counts { json[id] = .int(count) }
+                return Self.json(.object(json), principal)
+            }
+        }
+        group.put("/chat/Message/{id}") { request, context -> Response in
+            let parameters = try await RequestParameters.read(request)
+            let principal = try await authenticate(request, parameters, requireUser: true)
+            try await store.updateMessage(id: try Self.parameter(context, "id"), parameters, by: principal.userID!, now: Int(Self.now))
+            return EmulatorResponse.empty(headers: Self.headers(for: principal))
+        }
+        group.delete("/chat/Message/{id}") { request, context -> Response in
+            let parameters = try await RequestParameters.read(request)
+            let principal = try await authenticate(request, parameters, requireUser: true)
+            try await store.deleteMessages(ids: try Self.ids(context), by: principal.userID!, now: Int(Self.now))
+            return EmulatorResponse.empty(headers: Self.headers(for: principal))
+        }
+    }
+}

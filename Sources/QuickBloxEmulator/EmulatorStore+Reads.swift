@@ -1,0 +1,139 @@
+import QuickBlox
+
+extension EmulatorStore {
+    /// The outcome of a list request: a page, or the count asked for with `count=1`.
+    enum ListResult<Item: Sendable>: Sendable {
+        case items([Item], total: Int?)
+        case count(Int)
+    }
+
+    // MARK: Dialogs
+
+    /// Dialogs `user` can see: those it occupies, and every public dialog.
+    func listDialogs(for user: Int, query: ListQuery) -> ListResult<Dialog> {
+        var visible: [Dialog] = []
+        for stored in state.dialogs.values where stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) {
+            let dialog = state.presented(stored, for: user)
+            if query.filters.matches({ FieldValue.of(dialog, field: $0) }) { visible.append(dialog) }
+        }
+        if query.count { return .count(visible.count) }
+        // Default order: most recent conversation first, as the SDKs show dialogs.
+        let (field, ascending) = query.sort ?? ("last_message_date_sent", false)
+        visible.sort { a, b in
+            let ka = SortKey(FieldValue.of(a, field: field))
+            let kb = SortKey(FieldValue.of(b, field: field))
+            if ka != kb { return ascending ? ka < kb : ka > kb }
+            return a.id < b.id
+        }
+        let page = visible.dropFirst(query.skip).prefix(query.limit)
+        return .items(Array(page), total: visible.count)
+    }
+
+    /// One dialog as `user` sees it; 404 when unknown or not visible to them.
+    func dialog(id: String, for user: Int) throws(EmulatorError) -> Dialog {
+        guard let stored = state.dialogs[id],
+            stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user)
+        else { throw EmulatorError.notFound }
+        return state.presented(stored, for: user)
+    }
+
+    // MARK: Messages
+
+    /// `GET /chat/Message.json`: 404 for an unknown dialog, 403 for a non-occupant of a private or
+    /// group dialog. With `markAsRead` the returned messages become read and delivered for `user`
+    /// and their `updated_at` moves, as on the real server.
+    func listMessages(
+        dialogID: String, for user: Int, query: ListQuery, markAsRead: Bool, now: Int
+    ) throws(EmulatorError) -> ListResult<Message> {
+        guard let stored = state.dialogs[dialogID] else { throw EmulatorError.notFound }
+        guard stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) else {
+            throw EmulatorError.forbidden
+        }
+        let list = state.messages[dialogID] ?? []
+        let matches: (Message) -> Bool = { message in query.filters.matches { FieldValue.of(message, field: $0) } }
+        let (low, high) = Self.dateRange(of: query.filters, in: list)
+
+        if query.count { return .count(list[low..<high].reduce(0) { $0 + (matches($1) ? 1 : 0) }) }
+
+        var picked: [Int] = []
+        let sortField = query.sort?.field ?? "date_sent"
+        if sortField == "date_sent" {
+            // Index order: O(log n + skip + limit) for the paging a crawler does.
+            let ascending = query.sort?.ascending ?? true
+            var skipped = 0
+            let indices: AnySequence<Int> = ascending ? AnySequence(low..<high) : AnySequence((low..<high).reversed())
+            for index in indices where matches(list[index]) {
+                if skipped < query.skip {
+                    skipped += 1
+                    continue
+                }
+                picked.append(index)
+                if picked.count == query.limit { break }
+            }
+        } else {
+            let ascending = query.sort?.ascending ?? true
+            var all = (low..<high).filter { matches(list[$0]) }
+            all.sort { a, b in
+                let ka = SortKey(FieldValue.of(list[a], field: sortField))
+                let kb = SortKey(FieldValue.of(list[b], field: sortField))
+                if ka != kb { return ascending ? ka < kb : ka > kb }
+                return a < b
+            }
+            picked = Array(all.dropFirst(query.skip).prefix(query.limit))
+        }
+        if markAsRead { markRead(dialogID: dialogID, indices: picked, by: user, now: now) }
+        let current = state.messages[dialogID] ?? []
+        return .items(picked.map { current[$0] }, total: nil)
+    }
+
+    /// The index range a `date_sent` filter allows, found by binary search.
+    static func dateRange(of filters: FilterSet, in list: [Message]) -> (Int, Int) {
+        var low = 0
+        var high = list.count
+        for condition in filters.conditions where condition.field == "date_sent" && condition.isNumeric {
+            guard let value = condition.ints.first else { continue }
+            switch condition.op {
+            case .greaterThanOrEqual: low = max(low, EmulatorState.lowerBound(list, dateSent: value))
+            case .greaterThan: low = max(low, EmulatorState.lowerBound(list, dateSent: value + 1))
+            case .lessThan: high = min(high, EmulatorState.lowerBound(list, dateSent: value))
+            case .lessThanOrEqual: high = min(high, EmulatorState.lowerBound(list, dateSent: value + 1))
+            case .equal:
+                low = max(low, EmulatorState.lowerBound(list, dateSent: value))
+                high = min(high, EmulatorState.lowerBound(list, dateSent: value + 1))
+            default: break
+            }
+        }
+        return (low, max(low, high))
+    }
+
+    /// Marks messages read and delivered for `user`, bumping `updated_at` where that changed anything.
+    func markRead(dialogID: String, indices: [Int], by user: Int, now: Int) {
+        guard var list = state.messages[dialogID], var stored = state.dialogs[dialogID] else { return }
+        var changed = false
+        for index in indices {
+            var message = list[index]
+            guard !message.readIDs.contains(user) else { continue }
+            message.readIDs.append(user)
+            if !message.deliveredIDs.contains(user) { message.deliveredIDs.append(user) }
+            message.updatedAt = now
+            list[index] = message
+            changed = true
+            if message.senderID != user, let unread = stored.unread[user], unread > 0 { stored.unread[user] = unread - 1 }
+        }
+        guard changed else { return }
+        state.messages[dialogID] = list
+        state.dialogs[dialogID] = stored
+    }
+}
+
+extension EmulatorStore {
+    /// Unread counts for `user` in the given dialogs, or in all its dialogs when none are named.
+    func unreadCounts(dialogIDs: [String], for user: Int) -> [String: Int] {
+        let ids = dialogIDs.isEmpty ? state.dialogs.keys.filter { state.dialogs[$0]!.dialog.occupantIDs.contains(user) } : dialogIDs
+        var counts: [String: Int] = [:]
+        for id in ids {
+            if let stored = state.dialogs[id] { counts[id] = stored.unread[user] ?? 0 }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,68 @@
+import HTTPTypes
+import Hummingbird
+
+/// Decides, request by request, which fault to inject, and counts what the emulator served.
+///
+/// Decisions come from a generator seeded by `--seed`: the n-th request always meets the same
+/// fault, so a failing crawl can be replayed.
+actor FaultInjector {
+    struct Decision: Sendable {
+        var latencyMilliseconds = 0
+        var rateLimited = false
+        var failure: HTTPResponse.Status?
+        var reset = false
+        var truncate = false
+    }
+
+    let configuration: EmulatorConfiguration
+    private var random: SeededRandom
+    private var tokens: Double
+    private var lastRefill: ContinuousClock.Instant
+    private(set) var requests: [String: Int] = [:]
+    private(set) var faults: [String: Int] = [:]
+
+    init(configuration: EmulatorConfiguration) {
+        self.configuration = configuration
+        random = SeededRandom(seed: configuration.seed, stream: 5)
+        tokens = Double(configuration.rateLimit)
+        lastRefill = .now
+    }
+
+    /// The fault for the next request to `endpoint` (a label such as `GET /chat/Message`).
+    func decide(endpoint: String) -> Decision {
+        requests[endpoint, default: 0] += 1
+        var decision = Decision()
+        // Draw every number every time so one flag does not shift the others' sequence.
+        let jitter = Int.random(in: 0...max(0, configuration.jitterMilliseconds), using: &random)
+        let failRoll = Double.random(in: 0..<1, using: &random)
+        let failKind = Int.random(in: 0..<3, using: &random)
+        let resetRoll = Double.random(in: 0..<1, using: &random)
+        let truncateRoll = Double.random(in: 0..<1, using: &random)
+        decision.latencyMilliseconds = configuration.latencyMilliseconds + jitter
+        if configuration.rateLimit > 0 {
+            let now = ContinuousClock.now
+            let elapsed = lastRefill.duration(to: now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            tokens = min(Double(configuration.rateLimit), tokens + seconds * Double(configuration.rateLimit))
+            lastRefill = now
+            if tokens >= 1 { tokens -= 1 } else { decision.rateLimited = true }
+        }
+        if decision.rateLimited {
+            count("429")
+        } else if failRoll < configuration.failRate {
+            decision.failure = [HTTPResponse.Status.internalServerError, .badGateway, .serviceUnavailable][failKind]
+            count(String(decision.failure!.code))
+        } else if resetRoll < configuration.resetRate {
+            decision.reset = true
+            count("reset")
+        } else if truncateRoll < configuration.truncateRate {
+            decision.truncate = true
+            count("truncate")
+        }
+        return decision
+    }
+
+    private func count(_ fault: String) { faults[fault, default: 0] += 1 }
+
+    func statistics() -> (requests: [String: Int], faults: [String: Int]) { (requests, faults) }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Logging
+import QuickBloxEmulator
+
+/// `qbarchive emulator`: serve a seeded, fault-injecting QuickBlox REST API.
+struct EmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulator",
+        abstract: "Serve a QuickBlox-compatible REST API with seeded chat data.",
+        discussion: """
+            Prints `listening on http://HOST:PORT` once ready, then serves until SIGTERM or Ctrl-C.
+
+            Seeded users are user1 ... userN (ids 100001 ...), each with password passwordN, so a
+            user session can be made:  user[login]=user1  user[password]=password1.
+            With --api-key K, requests may instead send `Authorization: ApiKey K` and
+            `On-Behalf-Of: USER_ID`.
+
+            Ground truth for tests: GET /_emulator/truth (JSON Lines), or --dump-truth FILE, which
+            is written on start, on SIGUSR1 and on exit.
+
+            Examples:
+              qbarchive emulator --port 0 --seed 7 --messages 1000000
+              qbarchive emulator --api-key demo-key --fail-rate 0.05 --rate-limit 80 --live 5
+            """
+    )
+
+    @Option(help: "Address to bind.") var host = "127.0.0.1"
+    @Option(help: "Port to bind; 0 picks a free port (printed on start).") var port = 8089
+    @Option(help: "Seed for the data and for every injected fault.") var seed: UInt64 = 42
+    @Option(help: "Number of users.") var users = 50
+    @Option(help: "Number of dialogs.") var dialogs = 200
+    @Option(help: "Number of messages in all (spread over dialogs with a long tail).") var messages = 20_000
+    @Option(help: "Serve this truth dump (JSON Lines) instead of generated data.") var fixture: String?
+
+    @Option(help: "Application id.") var appId = 1
+    @Option(help: "Application auth key.") var authKey = "emulator-auth-key"
+    @Option(help: "Application auth secret (signs session requests).") var authSecret = "emulator-auth-secret"
+    @Option(help: "Enable `Authorization: ApiKey KEY` with this key.") var apiKey: String?
+    @Option(help: "Largest page; larger `limit`s are clamped and the clamped value echoed.") var maxLimit = 100
+    @Option(help: "Sliding session lifetime in seconds.") var tokenTtl: Double = 7200
+
+    @Option(help: "Added latency per request, in milliseconds.") var latencyMs = 0
+    @Option(help: "Up to this many more milliseconds, at random.") var jitterMs = 0
+    @Option(help: "Probability (0-1) of answering 500, 502 or 503.") var failRate = 0.0
+    @Option(help: "Requests per second before 429 Too Many Requests (0: no limit).") var rateLimit = 0
+    @Option(help: "Probability (0-1) of dropping the connection without an answer.") var resetRate = 0.0
+    @Option(help: "Probability (0-1) of cutting the body short mid-JSON.") var truncateRate = 0.0
+    @Option(help: "Changes per second while serving: new, edited, deleted messages, occupants.") var live = 0.0
+
+    @Option(help: "Write the truth dump (JSON Lines) here on start, on SIGUSR1 and on exit.") var dumpTruth: String?
+    @Flag(help: "Log every request (to standard error).") var verbose = false
+
+    var emulatorConfiguration: EmulatorConfiguration {
+        var configuration = EmulatorConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.seed = seed
+        configuration.users = users
+        configuration.dialogs = dialogs
+        configuration.messages = messages
+        configuration.fixturePath = fixture
+        configuration.applicationID = appId
+        configuration.authKey = authKey
+        configuration.authSecret = authSecret
+        configuration.apiKey = apiKey
+        configuration.maxLimit = maxLimit
+        configuration.tokenTTL = tokenTtl
+        configuration.latencyMilliseconds = latencyMs
+        configuration.jitterMilliseconds = jitterMs
+        configuration.failRate = failRate
+        configuration.rateLimit = rateLimit
+        configuration.resetRate = resetRate
+        configuration.truncateRate = truncateRate
+        configuration.liveRate = live
+        configuration.truthDumpPath = dumpTruth
+        return configuration
+    }
+
+    func run() async throws {
+        let emulator: Emulator
+        do {
+            emulator = try Emulator(configuration: emulatorConfiguration)
+        } catch let error as EmulatorSetupError {
+            if case .invalidConfiguration(let message) = error { throw ValidationError(message) }
+            throw error
+        }
+        var logger = Logger(label: "qbarchive.emulator")
+        logger.logLevel = verbose ? .debug : .warning
+        try await emulator.run(logger: logger) { line in
+            // Written straight to the descriptor so scripts reading a pipe see it at once.
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}

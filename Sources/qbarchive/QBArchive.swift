@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+/// `qbarchive`: archive, search and export the chat history of a QuickBlox application.
+@main
+struct QBArchive: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qbarchive",
+        abstract: "Archive, search and export the chat history of a QuickBlox application.",
+        discussion: """
+            Start with the built-in QuickBlox emulator, which serves seeded chat data over the real REST API:
+
+              qbarchive emulator --port 8089 --api-key demo-key
+
+            Exit codes: 0 success, 1 error, 2 usage error (bad flag or value).
+            """,
+        version: QBArchiveVersion.current,
+        subcommands: [EmulatorCommand.self]
+    )
+
+    /// Runs the command, mapping usage errors to exit code 2 (argument-parser's default is 64)
+    /// so that every qbarchive command reports a bad flag the same way.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitCode.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+extension ExitCode {
+    /// A flag or value was wrong: the message says which.
+    static let usage = ExitCode(2)
+}
+
+enum QBArchiveVersion {
+    static let current = "0.1.0"
+}
