@@ -89,6 +89,9 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxEmulator",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -96,7 +99,10 @@ let package = Package(
             name: "qbarchiveTests",
             dependencies: [
                 "qbarchive",
+                "QuickBlox",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

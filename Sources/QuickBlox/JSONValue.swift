@@ -103,11 +103,11 @@ extension JSONValue {
         case .int(let value): return value
         case .double(let value):
             guard value.isFinite, value.rounded(.down) == value || abs(value) < 1e15 else { return nil }
-            return Int(value.rounded(.down))
+            return Int(exactly: value.rounded(.down))
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if let value = Int(trimmed) { return value }
-            if let value = Double(trimmed), value.isFinite { return Int(value.rounded(.down)) }
+            if let value = Double(trimmed), value.isFinite { return Int(exactly: value.rounded(.down)) }
             return nil
         case .bool(let flag): return flag ? 1 : 0
         default: return nil
