@@ -35,7 +35,7 @@ public struct Filter: Sendable, Hashable {
     /// The value as sent: a single value, or a comma-separated list for list operators.
     public var value: String
 
-    public init(_ field: String, _ op: FilterOperator = .equal, _ value: String) {
+    public init(_ field: String, _ op: FilterOperator, _ value: String) {
         self.field = field
         self.op = op
         self.value = value
