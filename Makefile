@@ -1,0 +1,52 @@
+# qbarchive — the two commands a newcomer needs are `make demo` and `make test`.
+
+SWIFT        ?= swift
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates
+DEMO_DIR     ?= demo
+
+.PHONY: help deps build release test lint format demo bench clean
+
+help:
+	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
+	@echo "make test    install what is missing, lint, build and run every test"
+	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
+	@echo "make bench   benchmarks (not yet: arrives with the crawler and benchmark issues)"
+	@echo "make format  rewrite sources with swift format"
+
+# Installs the Debian packages the build and tests need, only when one is missing; quiet otherwise.
+deps:
+	@missing=""; \
+	for pkg in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product qbarchive
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+test: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: release
+	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh
+
+bench:
+	@echo "make bench: not yet — benchmarks arrive with the crawler (issue 3) and proof (issue 7) issues."
+
+clean:
+	rm -rf .build $(DEMO_DIR)
