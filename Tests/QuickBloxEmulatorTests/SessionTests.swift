@@ -151,14 +151,14 @@ struct SessionTests {
 
     @Test("Sessions expire after the TTL, and every request slides it")
     func tokenExpiry() async throws {
-        try await EmulatorHarness.run({ $0.tokenTTL = 1.5 }) { harness in
+        try await EmulatorHarness.run({ $0.tokenTTL = 3 }) { harness in
             let token = try await harness.token()
             let headers: HTTPFields = [HTTPField.Name("QB-Token")!: token]
             for _ in 0..<3 {
-                try await Task.sleep(for: .milliseconds(700))
+                try await Task.sleep(for: .seconds(1))
                 #expect(try await harness.request(.get, "/chat/Dialog.json", headers: headers).status == .ok)
             }
-            try await Task.sleep(for: .milliseconds(1800))
+            try await Task.sleep(for: .seconds(3.5))
             let expired = try await harness.request(.get, "/chat/Dialog.json", headers: headers)
             #expect(expired.status == .unauthorized)
             #expect(expired.text == #"{"errors":{"base":["Required session does not exist"]}}"#)

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import QuickBlox
+import QuickBloxEmulator
+import Testing
+
+@Suite("Live changes and the truth dump")
+struct LiveAndTruthTests {
+    @Test("Live changes add, edit and delete messages and change occupants; the truth records all of it")
+    func liveChanges() async throws {
+        try await EmulatorHarness.run { harness in
+            let before = try await harness.truthMessages()
+            let applied = try await harness.request(.post, "/_emulator/live?count=300")
+            let kinds = try #require(try applied.json["applied"]?.arrayValue).compactMap(\.stringValue)
+            #expect(Set(kinds).isSuperset(of: ["message", "edit", "delete"]))
+            let after = try await harness.truthMessages()
+            let truth = try await harness.truth()
+            let deleted = Set(truth.filter { $0["kind"] == "deletion" && $0["type"] == "message" }.compactMap { $0["_id"]?.stringValue })
+            let added = Set(after.keys).subtracting(before.keys)
+            // Some live messages are deleted again within the same batch.
+            let createdThenDeleted = deleted.subtracting(before.keys)
+            #expect(added.count + createdThenDeleted.count == kinds.filter { $0 == "message" }.count)
+            #expect(deleted.count == kinds.filter { $0 == "delete" }.count)
+            #expect(deleted.isDisjoint(with: after.keys))
+            let edits = truth.filter { $0["kind"] == "revision" }.filter { ($0["superseded_at"]?.lenientInt ?? 0) > 1_767_225_600 }
+            #expect(edits.count == kinds.filter { $0 == "edit" }.count)
+            // The API shows the same state: a new message is listed in its dialog.
+            let newMessage = try #require(added.first.flatMap { after[$0] })
+            let visibleTo = try #require(newMessage.senderID)
+            let listed = try await harness.messages(newMessage.chatDialogID, "_id=\(newMessage.id)", as: visibleTo)
+            #expect(listed == [newMessage])
+        }
+    }
+
+    @Test("The same seed makes the same live changes")
+    func liveChangesAreSeeded() async throws {
+        @Sendable func kinds() async throws -> [String] {
+            try await EmulatorHarness.run { harness in
+                try await harness.request(.post, "/_emulator/live?count=50").json["applied"]!.arrayValue!.compactMap(\.stringValue)
+            }
+        }
+        #expect(try await kinds() == kinds())
+    }
+
+    @Test("--live changes data on its own while serving")
+    func liveService() async throws {
+        try await EmulatorHarness.run({ $0.liveRate = 200 }) { harness in
+            let before = try await harness.json("/_emulator/stats")
+            try await Task.sleep(for: .milliseconds(600))
+            let after = try await harness.json("/_emulator/stats")
+            let changed = ["messages", "revisions", "deletions"].contains { before[$0] != after[$0] }
+            #expect(changed)
+        }
+    }
+
+    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions and deletions")
+    func truthEndpoint() async throws {
+        try await EmulatorHarness.run { harness in
+            let response = try await harness.request(.get, "/_emulator/truth")
+            #expect(response.status == .ok)
+            let lines = response.text.split(separator: "\n").map(String.init)
+            #expect(lines == (await harness.emulator.truthLines()))
+            let kinds = try lines.map { try JSONValue(parsing: $0)["kind"]?.stringValue ?? "" }
+            let order = ["user", "dialog", "message", "revision", "deletion"]
+            #expect(kinds == kinds.sorted { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! })
+            #expect(kinds.filter { $0 == "user" }.count == 8)
+            #expect(kinds.filter { $0 == "dialog" }.count == 20)
+            #expect(kinds.filter { $0 == "message" }.count == 1500)
+            let messages = try lines.map { try JSONValue(parsing: $0) }.filter { $0["kind"] == "message" }.map { try Message(json: $0["record"]!) }
+            let keys = messages.map { ($0.chatDialogID, $0.dateSent, $0.id) }
+            #expect(Set(messages.map(\.id)).count == messages.count)
+            for (a, b) in zip(keys, keys.dropFirst()) where a.0 == b.0 {
+                #expect((a.1, a.2) < (b.1, b.2))
+            }
+        }
+    }
+
+    @Test("A truth dump written to a file loads back as a fixture with the same state")
+    func fixtureRoundTrip() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qbarchive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("truth.jsonl").path
+        let original = try Emulator(configuration: EmulatorHarness.configuration())
+        await original.applyLiveChanges(100)
+        try await original.writeTruth(to: path)
+        let reloaded = try Emulator(configuration: EmulatorHarness.configuration { $0.fixturePath = path })
+        let first = await original.truthLines()
+        #expect(await reloaded.truthLines() == first)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == first.joined(separator: "\n") + "\n")
+    }
+
+    @Test("A broken fixture is refused with its line number")
+    func badFixture() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).jsonl").path
+        try "{\"kind\":\"user\",\"record\":{\"id\":1,\"login\":\"a\"}}\n{\"kind\":\"user\",\"record\":{}}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try Emulator(configuration: EmulatorHarness.configuration { $0.fixturePath = path })
+        } throws: { error in
+            (error as? EmulatorSetupError)?.errorDescription?.contains("\(path):2") == true
+        }
+    }
+}
