@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Runs the built `qbarchive` binary, as a user or a cron job would.
+struct CommandRunner {
+    /// The folder holding the test bundle, and so the built `qbarchive` next to it.
+    static var binary: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("qbarchive")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs to completion, waiting without blocking a thread.
+    static func run(_ arguments: [String]) async throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return Result(
+            status: status,
+            stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+}
+
+/// A long-running `qbarchive` process (the emulator), with its first line of output.
+final class RunningCommand: @unchecked Sendable {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = CommandRunner.binary
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// The first line printed on standard output (waits up to `timeout`).
+    func firstLine(timeout: Duration = .seconds(30)) async throws -> String {
+        let handle = output.fileHandleForReading
+        return try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask {
+                var bytes: [UInt8] = []
+                while true {
+                    let chunk = try await Task.detached { handle.availableData }.value
+                    if chunk.isEmpty { break }
+                    bytes += chunk
+                    if let newline = bytes.firstIndex(of: 0x0A) {
+                        return String(decoding: bytes[..<newline], as: UTF8.self)
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw CancellationError()
+            }
+            let line = try await group.next()!
+            group.cancelAll()
+            return line
+        }
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to end and returns its exit status.
+    func wait() async -> Int32 {
+        await Task.detached { [process] in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }.value
+    }
+
+    var standardError: String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
