@@ -21,7 +21,8 @@ public struct Page<Item: QuickBloxRecord>: Sendable, Hashable {
     public init(json: JSONValue) throws(QuickBloxDecodingError) {
         var reader = try FieldReader(kind: "\(Item.kind) list", json: json)
         guard let elements = reader.value("items")?.arrayValue else {
-            throw QuickBloxDecodingError(kind: "\(Item.kind) list", field: "items", reason: "is missing or not an array")
+            throw QuickBloxDecodingError(
+                kind: "\(Item.kind) list", field: "items", reason: "is missing or not an array")
         }
         var decoded: [Item] = []
         decoded.reserveCapacity(elements.count)

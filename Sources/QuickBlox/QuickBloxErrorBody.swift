@@ -32,7 +32,9 @@ public struct QuickBloxErrorBody: Sendable, Hashable {
         case .object(let fields)?:
             var messages: [String] = []
             for key in fields.keys.sorted() {
-                let texts = fields[key]?.arrayValue?.compactMap(\.lenientString) ?? fields[key]?.lenientString.map { [$0] } ?? []
+                let texts =
+                    fields[key]?.arrayValue?.compactMap(\.lenientString) ?? fields[key]?.lenientString.map { [$0] }
+                    ?? []
                 messages += texts.map { key == "base" ? $0 : "\(key) \($0)" }
             }
             self.init(messages: messages, isObjectForm: true)

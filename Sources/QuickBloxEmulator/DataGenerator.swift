@@ -62,7 +62,8 @@ struct DataGenerator {
         var occupants: [Int] = []
         // The support account (user1) sits in a quarter of all conversations, like a help desk.
         if type != .publicGroup, random.chance(0.25) { occupants.append(users[0]) }
-        let wanted = type == .private ? 2 : type == .group ? Int.random(in: 3...max(3, min(20, users.count)), using: &random) : 0
+        let wanted =
+            type == .private ? 2 : type == .group ? Int.random(in: 3...max(3, min(20, users.count)), using: &random) : 0
         while occupants.count < min(wanted, users.count) {
             let candidate = random.pick(users)
             if !occupants.contains(candidate) { occupants.append(candidate) }
@@ -79,10 +80,12 @@ struct DataGenerator {
             data = ["class_name": "GroupInfo", "category": .string(random.pick(["friends", "work", "school"]))]
         }
         return Dialog(
-            id: id, type: type, name: name, photo: random.chance(0.1) ? String(Int.random(in: 10_000...99_999, using: &random)) : nil,
+            id: id, type: type, name: name,
+            photo: random.chance(0.1) ? String(Int.random(in: 10_000...99_999, using: &random)) : nil,
             userID: owner, occupantIDs: occupants.sorted(), adminIDs: type == .group ? [owner] : nil,
             createdAt: created, updatedAt: created, unreadMessagesCount: 0,
-            xmppRoomJID: type == .private ? nil : "\(configuration.applicationID)_\(id)@muc.chat.quickblox.com", data: data)
+            xmppRoomJID: type == .private ? nil : "\(configuration.applicationID)_\(id)@muc.chat.quickblox.com",
+            data: data)
     }
 
     /// Zipf-like sizes over a shuffled order, with about 5% of dialogs left empty.
@@ -105,7 +108,9 @@ struct DataGenerator {
         return counts
     }
 
-    private mutating func fill(_ template: Dialog, count: Int, users: [Int], epoch: Int, into state: inout EmulatorState) {
+    private mutating func fill(
+        _ template: Dialog, count: Int, users: [Int], epoch: Int, into state: inout EmulatorState
+    ) {
         var dialog = template
         let start = (dialog.createdAt ?? epoch) + 60
         let span = Double(max(1, epoch - 60 - start))
@@ -157,7 +162,8 @@ struct DataGenerator {
         list.sort { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }
         var stored = EmulatorState.StoredDialog(dialog: dialog)
         for occupant in dialog.occupantIDs {
-            stored.unread[occupant] = list.indices.filter { $0 >= readUpTo[occupant, default: 0] && list[$0].senderID != occupant }.count
+            stored.unread[occupant] =
+                list.indices.filter { $0 >= readUpTo[occupant, default: 0] && list[$0].senderID != occupant }.count
         }
         if let last = list.last { dialog.updatedAt = max(dialog.updatedAt ?? 0, last.dateSent) }
         stored.dialog = dialog

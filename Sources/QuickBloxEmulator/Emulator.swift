@@ -44,7 +44,9 @@ public struct Emulator: Sendable {
         }
         try check(configuration.liveRate >= 0, "--live must not be negative")
         try check(configuration.rateLimit >= 0, "--rate-limit must not be negative")
-        try check(configuration.latencyMilliseconds >= 0 && configuration.jitterMilliseconds >= 0, "latency must not be negative")
+        try check(
+            configuration.latencyMilliseconds >= 0 && configuration.jitterMilliseconds >= 0,
+            "latency must not be negative")
     }
 
     /// The Hummingbird application; tests run it in-process with `app.test(.live)`.
@@ -98,7 +100,9 @@ public struct Emulator: Sendable {
         dumpSignal.setEventHandler {
             guard let path = configuration.truthDumpPath else { return }
             Task {
-                do { try await writeTruth(to: path) } catch { logger.error("truth dump failed: \(error.localizedDescription)") }
+                do { try await writeTruth(to: path) } catch {
+                    logger.error("truth dump failed: \(error.localizedDescription)")
+                }
             }
         }
         dumpSignal.resume()

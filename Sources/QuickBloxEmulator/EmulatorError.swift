@@ -20,18 +20,25 @@ struct EmulatorError: Error, HTTPResponseError, Sendable {
         status: .unauthorized, body: QuickBloxErrorBody.base("Required session does not exist").json,
         headers: [.wwwAuthenticate: "QB-Token realm=\"QuickBlox\""])
     /// 422 `{"errors":{"base":["Forbidden. Need user."]}}`: an application session on a chat endpoint.
-    static let needUser = EmulatorError(status: .unprocessableContent, body: QuickBloxErrorBody.base("Forbidden. Need user.").json)
+    static let needUser = EmulatorError(
+        status: .unprocessableContent, body: QuickBloxErrorBody.base("Forbidden. Need user.").json)
     /// 404 `{"errors":["The resource wasn't found"]}`.
-    static let notFound = EmulatorError(status: .notFound, body: QuickBloxErrorBody.list("The resource wasn't found").json)
+    static let notFound = EmulatorError(
+        status: .notFound, body: QuickBloxErrorBody.list("The resource wasn't found").json)
     /// 403 `{"errors":["You don't have appropriate permissions to perform this operation"]}`.
     static let forbidden = EmulatorError(
-        status: .forbidden, body: QuickBloxErrorBody.list("You don't have appropriate permissions to perform this operation").json)
+        status: .forbidden,
+        body: QuickBloxErrorBody.list("You don't have appropriate permissions to perform this operation").json)
     /// 401 `{"errors":["Unauthorized"]}`: wrong login or password.
     static let unauthorized = EmulatorError(
-        status: .unauthorized, body: QuickBloxErrorBody.list("Unauthorized").json, headers: [.wwwAuthenticate: "QB-Token realm=\"QuickBlox\""])
-    static let unexpectedSignature = EmulatorError(status: .unprocessableContent, body: QuickBloxErrorBody.base("Unexpected signature").json)
-    static let badTimestamp = EmulatorError(status: .unprocessableContent, body: QuickBloxErrorBody.base("Bad timestamp").json)
-    static let unexpectedNonce = EmulatorError(status: .unprocessableContent, body: QuickBloxErrorBody.base("Unexpected nonce").json)
+        status: .unauthorized, body: QuickBloxErrorBody.list("Unauthorized").json,
+        headers: [.wwwAuthenticate: "QB-Token realm=\"QuickBlox\""])
+    static let unexpectedSignature = EmulatorError(
+        status: .unprocessableContent, body: QuickBloxErrorBody.base("Unexpected signature").json)
+    static let badTimestamp = EmulatorError(
+        status: .unprocessableContent, body: QuickBloxErrorBody.base("Bad timestamp").json)
+    static let unexpectedNonce = EmulatorError(
+        status: .unprocessableContent, body: QuickBloxErrorBody.base("Unexpected nonce").json)
 
     /// 400 `{"errors":[message]}` for malformed parameters.
     static func badRequest(_ message: String) -> EmulatorError {

@@ -18,7 +18,8 @@ extension EmulatorRoutes {
             group.get(path) { request, _ -> Response in
                 let parameters = try await RequestParameters.read(request)
                 let principal = try await authenticate(request, parameters, requireUser: true)
-                let query = try ListQuery(parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(dialogField:))
+                let query = try ListQuery(
+                    parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(dialogField:))
                 switch await store.listDialogs(for: principal.userID!, query: query) {
                 case .count(let count):
                     return Self.json(CountResponse.json(count: count), principal)
@@ -51,7 +52,8 @@ extension EmulatorRoutes {
             let parameters = try await RequestParameters.read(request)
             let principal = try await authenticate(request, parameters, requireUser: true)
             try await store.deleteDialogs(
-                ids: try Self.ids(context), by: principal.userID!, force: parameters.string("force") == "1", now: Int(Self.now))
+                ids: try Self.ids(context), by: principal.userID!, force: parameters.string("force") == "1",
+                now: Int(Self.now))
             return EmulatorResponse.empty(headers: Self.headers(for: principal))
         }
     }
@@ -63,12 +65,16 @@ extension EmulatorRoutes {
             group.get(path) { request, _ -> Response in
                 let parameters = try await RequestParameters.read(request)
                 let principal = try await authenticate(request, parameters, requireUser: true)
-                guard let dialogID = parameters.string("chat_dialog_id"), !dialogID.isEmpty else { throw EmulatorError.notFound }
-                let query = try ListQuery(parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(messageField:))
+                guard let dialogID = parameters.string("chat_dialog_id"), !dialogID.isEmpty else {
+                    throw EmulatorError.notFound
+                }
+                let query = try ListQuery(
+                    parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(messageField:))
                 // QuickBlox marks what it returns as read unless told `mark_as_read=0`.
                 let markAsRead = parameters.string("mark_as_read") != "0"
                 let result = try await store.listMessages(
-                    dialogID: dialogID, for: principal.userID!, query: query, markAsRead: markAsRead, now: Int(Self.now))
+                    dialogID: dialogID, for: principal.userID!, query: query, markAsRead: markAsRead, now: Int(Self.now)
+                )
                 switch result {
                 case .count(let count):
                     return Self.json(CountResponse.json(count: count), principal)
@@ -99,7 +105,8 @@ extension EmulatorRoutes {
         group.put("/chat/Message/{id}") { request, context -> Response in
             let parameters = try await RequestParameters.read(request)
             let principal = try await authenticate(request, parameters, requireUser: true)
-            try await store.updateMessage(id: try Self.parameter(context, "id"), parameters, by: principal.userID!, now: Int(Self.now))
+            try await store.updateMessage(
+                id: try Self.parameter(context, "id"), parameters, by: principal.userID!, now: Int(Self.now))
             return EmulatorResponse.empty(headers: Self.headers(for: principal))
         }
         group.delete("/chat/Message/{id}") { request, context -> Response in

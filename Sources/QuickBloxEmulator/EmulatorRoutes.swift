@@ -34,14 +34,16 @@ struct EmulatorRoutes: Sendable {
     /// Resolves `QB-Token` (header or `token` parameter) or `Authorization: ApiKey` (+ `On-Behalf-Of`).
     ///
     /// - Parameter requireUser: chat endpoints refuse application sessions with 422 "Forbidden. Need user."
-    func authenticate(_ request: Request, _ parameters: RequestParameters, requireUser: Bool) async throws -> Principal {
+    func authenticate(_ request: Request, _ parameters: RequestParameters, requireUser: Bool) async throws -> Principal
+    {
         var principal: Principal
         if let authorization = request.headers[.authorization], authorization.hasPrefix("ApiKey ") {
             let key = authorization.dropFirst("ApiKey ".count).trimmingCharacters(in: .whitespaces)
             guard let apiKey = configuration.apiKey, key == apiKey else { throw EmulatorError.sessionDoesNotExist }
             principal = Principal(userID: nil)
             if let onBehalf = request.headers[Self.onBehalfOfHeader] {
-                guard let userID = Int(onBehalf.trimmingCharacters(in: .whitespaces)), await store.userExists(userID) else {
+                guard let userID = Int(onBehalf.trimmingCharacters(in: .whitespaces)), await store.userExists(userID)
+                else {
                     throw EmulatorError.validation("On-Behalf-Of", "is not a user of this application")
                 }
                 principal.userID = userID
@@ -75,7 +77,9 @@ struct EmulatorRoutes: Sendable {
             group.post(path) { request, _ -> Response in
                 let parameters = try await RequestParameters.read(request)
                 let (session, expiresAt) = try await store.createSession(parameters, now: Self.now)
-                return Self.json(["session": session.json], Principal(userID: session.userID, expiresAt: expiresAt), status: .created)
+                return Self.json(
+                    ["session": session.json], Principal(userID: session.userID, expiresAt: expiresAt), status: .created
+                )
             }
             group.get(path) { request, _ -> Response in
                 let parameters = try await RequestParameters.read(request)
@@ -122,7 +126,9 @@ struct EmulatorRoutes: Sendable {
                 let principal = try await authenticate(request, parameters, requireUser: false)
                 let page = Int(parameters.string("page") ?? "1") ?? 1
                 let perPage = Int(parameters.string("per_page") ?? "10") ?? 10
-                guard page >= 1, perPage >= 1 else { throw EmulatorError.badRequest("page and per_page must be positive") }
+                guard page >= 1, perPage >= 1 else {
+                    throw EmulatorError.badRequest("page and per_page must be positive")
+                }
                 let users = await store.users(page: page, perPage: min(perPage, 100))
                 return Self.json(users.json, principal)
             }

@@ -90,7 +90,8 @@ struct EmulatorState: Sendable {
         messages[message.chatDialogID] = list
         messageKeys[message.id] = MessageKey(dialog: message.chatDialogID, dateSent: message.dateSent)
         if var stored = dialogs[message.chatDialogID] {
-            for occupant in stored.dialog.occupantIDs where occupant != message.senderID && !message.readIDs.contains(occupant) {
+            for occupant in stored.dialog.occupantIDs
+            where occupant != message.senderID && !message.readIDs.contains(occupant) {
                 stored.unread[occupant, default: 0] += 1
             }
             dialogs[message.chatDialogID] = stored

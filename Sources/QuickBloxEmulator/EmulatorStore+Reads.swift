@@ -12,7 +12,8 @@ extension EmulatorStore {
     /// Dialogs `user` can see: those it occupies, and every public dialog.
     func listDialogs(for user: Int, query: ListQuery) -> ListResult<Dialog> {
         var visible: [Dialog] = []
-        for stored in state.dialogs.values where stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) {
+        for stored in state.dialogs.values
+        where stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) {
             let dialog = state.presented(stored, for: user)
             if query.filters.matches({ FieldValue.of(dialog, field: $0) }) { visible.append(dialog) }
         }
@@ -118,7 +119,9 @@ extension EmulatorStore {
             message.updatedAt = now
             list[index] = message
             changed = true
-            if message.senderID != user, let unread = stored.unread[user], unread > 0 { stored.unread[user] = unread - 1 }
+            if message.senderID != user, let unread = stored.unread[user], unread > 0 {
+                stored.unread[user] = unread - 1
+            }
         }
         guard changed else { return }
         state.messages[dialogID] = list
@@ -129,7 +132,9 @@ extension EmulatorStore {
 extension EmulatorStore {
     /// Unread counts for `user` in the given dialogs, or in all its dialogs when none are named.
     func unreadCounts(dialogIDs: [String], for user: Int) -> [String: Int] {
-        let ids = dialogIDs.isEmpty ? state.dialogs.keys.filter { state.dialogs[$0]!.dialog.occupantIDs.contains(user) } : dialogIDs
+        let ids =
+            dialogIDs.isEmpty
+            ? state.dialogs.keys.filter { state.dialogs[$0]!.dialog.occupantIDs.contains(user) } : dialogIDs
         var counts: [String: Int] = [:]
         for id in ids {
             if let stored = state.dialogs[id] { counts[id] = stored.unread[user] ?? 0 }

@@ -14,8 +14,12 @@ extension EmulatorStore {
         }
         occupants.insert(user)
         if type == .private {
-            guard occupants.count == 2 else { throw EmulatorError.validation("occupants_ids", "must name one other user") }
-            if let existing = state.dialogs.values.first(where: { $0.dialog.type == .private && Set($0.dialog.occupantIDs) == occupants }) {
+            guard occupants.count == 2 else {
+                throw EmulatorError.validation("occupants_ids", "must name one other user")
+            }
+            if let existing = state.dialogs.values.first(where: {
+                $0.dialog.type == .private && Set($0.dialog.occupantIDs) == occupants
+            }) {
                 return state.presented(existing, for: user)
             }
         }
@@ -35,9 +39,13 @@ extension EmulatorStore {
     }
 
     /// `PUT /chat/Dialog/{id}.json`: `name`, `photo`, `push_all[occupants_ids]`, `pull_all[occupants_ids]`.
-    func updateDialog(id: String, _ parameters: RequestParameters, by user: Int, now: Int) throws(EmulatorError) -> Dialog {
+    func updateDialog(id: String, _ parameters: RequestParameters, by user: Int, now: Int) throws(EmulatorError)
+        -> Dialog
+    {
         guard var stored = state.dialogs[id] else { throw EmulatorError.notFound }
-        guard stored.dialog.occupantIDs.contains(user) || stored.dialog.userID == user else { throw EmulatorError.forbidden }
+        guard stored.dialog.occupantIDs.contains(user) || stored.dialog.userID == user else {
+            throw EmulatorError.forbidden
+        }
         if let name = parameters.string("name") { stored.dialog.name = name }
         if let photo = parameters.string("photo") { stored.dialog.photo = photo }
         let pushed = parameters.value("push_all")?["occupants_ids"]?.lenientIntArray ?? []
@@ -83,7 +91,9 @@ extension EmulatorStore {
         guard let dialogID = parameters.string("chat_dialog_id"), var stored = state.dialogs[dialogID] else {
             throw EmulatorError.notFound
         }
-        guard stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) else { throw EmulatorError.forbidden }
+        guard stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) else {
+            throw EmulatorError.forbidden
+        }
         var attachments: [Attachment] = []
         for element in parameters.value("attachments")?.arrayValue ?? [] {
             guard let attachment = try? Attachment(json: element) else {
@@ -98,7 +108,9 @@ extension EmulatorStore {
         var extra: [String: JSONValue] = [:]
         for (key, value) in parameters.object where !known.contains(key) { extra[key] = value }
         let sent = parameters.value("date_sent")?.lenientInt ?? now
-        let recipient = stored.dialog.type == .private ? stored.dialog.occupantIDs.first { $0 != user } : parameters.value("recipient_id")?.lenientInt ?? 0
+        let recipient =
+            stored.dialog.type == .private
+            ? stored.dialog.occupantIDs.first { $0 != user } : parameters.value("recipient_id")?.lenientInt ?? 0
         let message = Message(
             id: ids.make(timestamp: sent), chatDialogID: dialogID, text: parameters.string("message"), dateSent: sent,
             senderID: user, recipientID: recipient, attachments: attachments, readIDs: [user], deliveredIDs: [user],

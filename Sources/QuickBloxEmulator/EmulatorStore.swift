@@ -89,7 +89,8 @@ actor EmulatorStore {
         }
         let expiresAt = now + configuration.tokenTTL
         sessions[token] = (entry.session, expiresAt)
-        return Principal(userID: entry.session.isUserSession ? entry.session.userID : nil, token: token, expiresAt: expiresAt)
+        return Principal(
+            userID: entry.session.isUserSession ? entry.session.userID : nil, token: token, expiresAt: expiresAt)
     }
 
     func session(token: String) -> Session? { sessions[token]?.session }
@@ -116,7 +117,8 @@ actor EmulatorStore {
 
     static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<5).map { _ in String(generator.next() as UInt64, radix: 16) }.joined().padding(toLength: 40, withPad: "0", startingAt: 0)
+        return (0..<5).map { _ in String(generator.next() as UInt64, radix: 16) }.joined().padding(
+            toLength: 40, withPad: "0", startingAt: 0)
     }
 
     // MARK: Users
@@ -125,7 +127,9 @@ actor EmulatorStore {
         let ids = state.sortedUserIDs
         let start = min(ids.count, (page - 1) * perPage)
         let slice = ids[start..<min(ids.count, start + perPage)]
-        return UserPage(currentPage: page, perPage: perPage, totalEntries: ids.count, items: slice.compactMap { state.users[$0]?.user })
+        return UserPage(
+            currentPage: page, perPage: perPage, totalEntries: ids.count,
+            items: slice.compactMap { state.users[$0]?.user })
     }
 
     func user(id: Int) -> User? { state.users[id]?.user }

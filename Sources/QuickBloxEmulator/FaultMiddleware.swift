@@ -9,12 +9,15 @@ struct FaultMiddleware: RouterMiddleware {
     typealias Context = EmulatorContext
     let faults: FaultInjector
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let endpoint = "\(request.method) \(context.endpointPath ?? request.uri.path)"
         let decision = await faults.decide(endpoint: endpoint)
         if decision.rateLimited {
             throw EmulatorError(
-                status: .tooManyRequests, body: QuickBloxErrorBody.list("Too Many Requests").json, headers: [.retryAfter: "1"])
+                status: .tooManyRequests, body: QuickBloxErrorBody.list("Too Many Requests").json,
+                headers: [.retryAfter: "1"])
         }
         if decision.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds)) }
         if let status = decision.failure {

@@ -22,7 +22,8 @@ struct FilterSet: Sendable {
     init(_ filters: [Filter], kind: (String) -> FieldKind) throws(EmulatorError) {
         for filter in filters {
             let fieldKind = kind(filter.field)
-            var condition = Condition(field: filter.field, op: filter.op, ints: [], strings: filter.values, isNumeric: false)
+            var condition = Condition(
+                field: filter.field, op: filter.op, ints: [], strings: filter.values, isNumeric: false)
             if fieldKind != .text, filter.op != .contains {
                 condition.isNumeric = true
                 for value in filter.values {

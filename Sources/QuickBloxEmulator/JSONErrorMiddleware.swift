@@ -8,7 +8,9 @@ import QuickBlox
 struct JSONErrorMiddleware: RouterMiddleware {
     typealias Context = EmulatorContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as EmulatorError {
@@ -20,7 +22,8 @@ struct JSONErrorMiddleware: RouterMiddleware {
             throw EmulatorError(status: error.status, body: QuickBloxErrorBody.list(error.status.reasonPhrase).json)
         } catch {
             context.logger.error("unexpected error: \(String(describing: type(of: error)))")
-            throw EmulatorError(status: .internalServerError, body: QuickBloxErrorBody.list("Internal Server Error").json)
+            throw EmulatorError(
+                status: .internalServerError, body: QuickBloxErrorBody.list("Internal Server Error").json)
         }
     }
 }

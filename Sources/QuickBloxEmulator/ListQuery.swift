@@ -25,7 +25,9 @@ struct ListQuery: Sendable {
         for (key, value) in pairs {
             switch key {
             case "skip":
-                guard let number = Int(value), number >= 0 else { throw .badRequest("skip must be a non-negative integer") }
+                guard let number = Int(value), number >= 0 else {
+                    throw .badRequest("skip must be a non-negative integer")
+                }
                 skip = number
             case "limit":
                 guard let number = Int(value) else { throw .badRequest("limit must be an integer") }

@@ -37,8 +37,11 @@ public enum TruthDump {
                 "deleted_at": .int(deletion.deletedAt), "record": deletion.record,
             ])
         }
-        return [AnySequence(users), AnySequence(dialogLines), AnySequence(messages), AnySequence(revisions), AnySequence(deletions)]
-            .joined()
+        return [
+            AnySequence(users), AnySequence(dialogLines), AnySequence(messages), AnySequence(revisions),
+            AnySequence(deletions),
+        ]
+        .joined()
     }
 
     private static func line(_ value: JSONValue) -> [UInt8] { value.serialized() }
@@ -72,40 +75,45 @@ public enum TruthDump {
         var state = EmulatorState()
         var messages: [Message] = []
         for (number, rawLine) in data.split(separator: 0x0A).enumerated() where !rawLine.isEmpty {
-            let where_ = "\(path):\(number + 1)"
+            let place = "\(path):\(number + 1)"
             do {
                 let line = try JSONValue(parsing: Data(rawLine))
-                guard let record = line["record"] else { throw EmulatorSetupError.badFixture(where_, "no `record`") }
+                guard let record = line["record"] else { throw EmulatorSetupError.badFixture(place, "no `record`") }
                 switch line["kind"]?.stringValue {
                 case "user":
                     var user = try User(json: record)
-                    let password = user.extra.removeValue(forKey: "password")?.lenientString
+                    let password =
+                        user.extra.removeValue(forKey: "password")?.lenientString
                         ?? EmulatorConfiguration.password(forLogin: user.login ?? "")
                     state.users[user.id] = .init(user: user, password: password)
                 case "dialog":
                     var dialog = try Dialog(json: record)
-                    (dialog.lastMessage, dialog.lastMessageDateSent, dialog.lastMessageID, dialog.lastMessageUserID) = (nil, nil, nil, nil)
+                    (dialog.lastMessage, dialog.lastMessageDateSent, dialog.lastMessageID, dialog.lastMessageUserID) = (
+                        nil, nil, nil, nil
+                    )
                     state.dialogs[dialog.id] = .init(dialog: dialog)
                     state.messages[dialog.id] = state.messages[dialog.id] ?? []
                 case "message": messages.append(try Message(json: record))
                 case "revision":
-                    state.revisions.append(.init(message: try Message(json: record), supersededAt: line["superseded_at"]?.lenientInt ?? 0))
+                    state.revisions.append(
+                        .init(message: try Message(json: record), supersededAt: line["superseded_at"]?.lenientInt ?? 0))
                 case "deletion":
                     state.deletions.append(
                         .init(
                             kind: line["type"]?.stringValue ?? "message", id: line["_id"]?.stringValue ?? "",
                             record: record, deletedAt: line["deleted_at"]?.lenientInt ?? 0))
-                default: throw EmulatorSetupError.badFixture(where_, "unknown `kind`")
+                default: throw EmulatorSetupError.badFixture(place, "unknown `kind`")
                 }
             } catch let error as EmulatorSetupError {
                 throw error
             } catch {
-                throw EmulatorSetupError.badFixture(where_, error.localizedDescription)
+                throw EmulatorSetupError.badFixture(place, error.localizedDescription)
             }
         }
         for message in messages {
             guard state.dialogs[message.chatDialogID] != nil else {
-                throw EmulatorSetupError.badFixture(path, "message \(message.id) names unknown dialog \(message.chatDialogID)")
+                throw EmulatorSetupError.badFixture(
+                    path, "message \(message.id) names unknown dialog \(message.chatDialogID)")
             }
             state.insert(message)
         }

@@ -63,7 +63,9 @@ struct FaultTests {
             }) { harness in
                 var codes: [Int] = []
                 for _ in 0..<40 {
-                    codes.append(try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001)).status.code)
+                    codes.append(
+                        try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001)).status
+                            .code)
                 }
                 return codes
             }
@@ -87,7 +89,8 @@ struct FaultTests {
             #expect(first.headers[.retryAfter] == "1")
             #expect(first.text == #"{"errors":["Too Many Requests"]}"#)
             try await Task.sleep(for: .milliseconds(1100))
-            #expect(try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001)).status == .ok)
+            #expect(
+                try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001)).status == .ok)
         }
     }
 
@@ -119,7 +122,9 @@ struct FaultTests {
         try await EmulatorHarness.run({ $0.latencyMilliseconds = 120 }) { harness in
             let clock = ContinuousClock()
             let elapsed = try await clock.measure {
-                for _ in 0..<3 { _ = try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001)) }
+                for _ in 0..<3 {
+                    _ = try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001))
+                }
             }
             #expect(elapsed >= .milliseconds(360))
         }

@@ -17,14 +17,19 @@ struct LiveAndTruthTests {
             #expect(Set(kinds).isSuperset(of: ["message", "edit", "delete"]))
             let after = try await harness.truthMessages()
             let truth = try await harness.truth()
-            let deleted = Set(truth.filter { $0["kind"] == "deletion" && $0["type"] == "message" }.compactMap { $0["_id"]?.stringValue })
+            let deleted = Set(
+                truth.filter { $0["kind"] == "deletion" && $0["type"] == "message" }.compactMap {
+                    $0["_id"]?.stringValue
+                })
             let added = Set(after.keys).subtracting(before.keys)
             // Some live messages are deleted again within the same batch.
             let createdThenDeleted = deleted.subtracting(before.keys)
             #expect(added.count + createdThenDeleted.count == kinds.filter { $0 == "message" }.count)
             #expect(deleted.count == kinds.filter { $0 == "delete" }.count)
             #expect(deleted.isDisjoint(with: after.keys))
-            let edits = truth.filter { $0["kind"] == "revision" }.filter { ($0["superseded_at"]?.lenientInt ?? 0) > 1_767_225_600 }
+            let edits = truth.filter { $0["kind"] == "revision" }.filter {
+                ($0["superseded_at"]?.lenientInt ?? 0) > 1_767_225_600
+            }
             #expect(edits.count == kinds.filter { $0 == "edit" }.count)
             // The API shows the same state: a new message is listed in its dialog.
             let newMessage = try #require(added.first.flatMap { after[$0] })
@@ -38,7 +43,8 @@ struct LiveAndTruthTests {
     func liveChangesAreSeeded() async throws {
         @Sendable func kinds() async throws -> [String] {
             try await EmulatorHarness.run { harness in
-                try await harness.request(.post, "/_emulator/live?count=50").json["applied"]!.arrayValue!.compactMap(\.stringValue)
+                try await harness.request(.post, "/_emulator/live?count=50").json["applied"]!.arrayValue!.compactMap(
+                    \.stringValue)
             }
         }
         #expect(try await kinds() == kinds())
@@ -68,7 +74,9 @@ struct LiveAndTruthTests {
             #expect(kinds.filter { $0 == "user" }.count == 8)
             #expect(kinds.filter { $0 == "dialog" }.count == 20)
             #expect(kinds.filter { $0 == "message" }.count == 1500)
-            let messages = try lines.map { try JSONValue(parsing: $0) }.filter { $0["kind"] == "message" }.map { try Message(json: $0["record"]!) }
+            let messages = try lines.map { try JSONValue(parsing: $0) }.filter { $0["kind"] == "message" }.map {
+                try Message(json: $0["record"]!)
+            }
             let keys = messages.map { ($0.chatDialogID, $0.dateSent, $0.id) }
             #expect(Set(messages.map(\.id)).count == messages.count)
             for (a, b) in zip(keys, keys.dropFirst()) where a.0 == b.0 {

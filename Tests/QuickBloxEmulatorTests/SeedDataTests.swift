@@ -64,10 +64,15 @@ struct SeedDataTests {
         #expect(ordered.filter { $0 == 0 }.count >= 5)
         #expect(ordered[ordered.count / 2] < 100)
         #expect(Set(truth.dialogs.map(\.type)) == [.publicGroup, .group, .private])
-        let burst = Dictionary(grouping: truth.messages, by: { "\($0.chatDialogID) \($0.dateSent)" }).values.map(\.count).max() ?? 0
+        let burst =
+            Dictionary(grouping: truth.messages, by: { "\($0.chatDialogID) \($0.dateSent)" }).values.map(\.count).max()
+            ?? 0
         #expect(burst > 100, "a burst of more than max-limit messages in one second")
         #expect(truth.dialogs.filter { $0.type == .publicGroup }.allSatisfy { $0.occupantIDs.isEmpty })
-        #expect(truth.dialogs.filter { $0.type == .private }.allSatisfy { $0.occupantIDs.count == 2 && $0.xmppRoomJID == nil })
+        #expect(
+            truth.dialogs.filter { $0.type == .private }.allSatisfy {
+                $0.occupantIDs.count == 2 && $0.xmppRoomJID == nil
+            })
         #expect(truth.dialogs.contains { $0.data?["class_name"] == "GroupInfo" })
         #expect(truth.dialogs.contains { $0.lastMessage == nil && $0.lastMessageDateSent == nil })
     }
@@ -97,7 +102,8 @@ struct SeedDataTests {
         #expect(truth.messages.contains { $0.readIDs.count > 1 })
     }
 
-    @Test("Invalid configurations are refused with the flag's name", arguments: ["--users", "--fail-rate", "--max-limit"])
+    @Test(
+        "Invalid configurations are refused with the flag's name", arguments: ["--users", "--fail-rate", "--max-limit"])
     func invalidConfiguration(flag: String) throws {
         let configuration = EmulatorHarness.configuration {
             switch flag {

@@ -55,7 +55,8 @@ struct SessionTests {
             let request = SessionRequest(
                 applicationID: 1, authKey: "emulator-auth-key",
                 credentials: .email("user2@example.test", password: "password2"), timestamp: timestamp, nonce: 5)
-            let raw = request.parameters(signedWith: "emulator-auth-secret").map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+            let raw = request.parameters(signedWith: "emulator-auth-secret").map { "\($0.0)=\($0.1)" }.joined(
+                separator: "&")
             #expect(raw.contains("user[email]="))
             let response = try await harness.request(.post, "/session.json", headers: Self.form, body: raw)
             #expect(response.status == .created, "\(response.text)")
@@ -171,7 +172,8 @@ struct SessionTests {
             let token = try await harness.token()
             let expire = try await harness.request(.post, "/_emulator/expire-tokens")
             #expect(try expire.json["expired"] == 1)
-            let after = try await harness.request(.get, "/chat/Dialog.json", headers: [HTTPField.Name("QB-Token")!: token])
+            let after = try await harness.request(
+                .get, "/chat/Dialog.json", headers: [HTTPField.Name("QB-Token")!: token])
             #expect(after.status == .unauthorized)
         }
     }
@@ -187,7 +189,8 @@ struct SessionTests {
             #expect(noUser.text == #"{"errors":{"base":["Forbidden. Need user."]}}"#)
             let unknown = try await harness.request(.get, "/chat/Dialog.json", headers: EmulatorHarness.asUser(999))
             #expect(unknown.status == .unprocessableContent)
-            let users = try await harness.request(.get, "/users.json", headers: [.authorization: "ApiKey \(EmulatorHarness.apiKey)"])
+            let users = try await harness.request(
+                .get, "/users.json", headers: [.authorization: "ApiKey \(EmulatorHarness.apiKey)"])
             #expect(users.status == .ok)
         }
     }

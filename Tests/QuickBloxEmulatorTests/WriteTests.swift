@@ -48,8 +48,10 @@ struct WriteTests {
     func createMessageFromForm() async throws {
         try await EmulatorHarness.run { harness in
             let (dialog, _) = try await harness.busiestDialog()
-            let body = "chat_dialog_id=\(dialog.id)&message=hello+there&attachments%5B0%5D%5Btype%5D=audio&attachments[0][id]=77"
-            let response = try await harness.request(.post, "/chat/Message", headers: Self.form(as: 100_001), body: body)
+            let body =
+                "chat_dialog_id=\(dialog.id)&message=hello+there&attachments%5B0%5D%5Btype%5D=audio&attachments[0][id]=77"
+            let response = try await harness.request(
+                .post, "/chat/Message", headers: Self.form(as: 100_001), body: body)
             #expect(response.status == .created, "\(response.text)")
             let created = try Message(json: response.json)
             #expect(created.text == "hello there")
@@ -86,14 +88,16 @@ struct WriteTests {
             let mine = messages.filter { $0.senderID == 100_001 }.suffix(2)
             #expect(mine.count == 2)
             let ids = mine.map(\.id).joined(separator: ",")
-            let response = try await harness.request(.delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
+            let response = try await harness.request(
+                .delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
             #expect(response.status == .ok)
             let left = try await harness.messages(dialog.id, "_id[in]=\(ids)")
             #expect(left.isEmpty)
             let deletions = try await harness.truth().filter { $0["kind"] == "deletion" }
             #expect(Set(deletions.compactMap { $0["_id"]?.stringValue }) == Set(mine.map(\.id)))
             #expect(deletions.allSatisfy { $0["type"] == "message" && $0["deleted_at"]?.lenientInt != nil })
-            let again = try await harness.request(.delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
+            let again = try await harness.request(
+                .delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
             #expect(again.status == .notFound)
         }
     }
@@ -103,7 +107,9 @@ struct WriteTests {
         try await EmulatorHarness.run { harness in
             let created = try await harness.request(
                 .post, "/chat/Dialog.json", headers: Self.jsonBody,
-                body: #"{"type":2,"name":"Incident review","occupants_ids":"100002,100003","data":{"class_name":"Case"}}"#)
+                body:
+                    #"{"type":2,"name":"Incident review","occupants_ids":"100002,100003","data":{"class_name":"Case"}}"#
+            )
             #expect(created.status == .created, "\(created.text)")
             let dialog = try Dialog(json: created.json)
             #expect(dialog.type == .group)
@@ -120,7 +126,8 @@ struct WriteTests {
             #expect(changed.occupantIDs == [100_001, 100_003, 100_004])
             #expect(changed.name == "Renamed")
 
-            let leave = try await harness.request(.delete, "/chat/Dialog/\(dialog.id).json", headers: EmulatorHarness.asUser(100_003))
+            let leave = try await harness.request(
+                .delete, "/chat/Dialog/\(dialog.id).json", headers: EmulatorHarness.asUser(100_003))
             #expect(leave.status == .ok)
             #expect(try await harness.json("/chat/Dialog/\(dialog.id).json")["occupants_ids"] == [100_001, 100_004])
             _ = try await harness.json("/chat/Dialog/\(dialog.id).json", as: 100_003, expect: .notFound)

@@ -82,9 +82,10 @@ struct DialogDecodingTests {
         let dialog = try dialog([
             "is_join_required": nil, "occupants_count": 5, "pinned_messages_ids": ["5d755856a0eb47411e0b72a9"],
         ])
-        #expect(dialog.extra == [
-            "is_join_required": nil, "occupants_count": 5, "pinned_messages_ids": ["5d755856a0eb47411e0b72a9"],
-        ])
+        #expect(
+            dialog.extra == [
+                "is_join_required": nil, "occupants_count": 5, "pinned_messages_ids": ["5d755856a0eb47411e0b72a9"],
+            ])
         let json = dialog.json
         #expect(json.keys.isSuperset(of: ["is_join_required", "occupants_count", "pinned_messages_ids"]))
         #expect(json["is_join_required"] == .null)

@@ -105,12 +105,13 @@ struct FilterTests {
     @Test func parsesADecodedQueryString() {
         let query = "chat_dialog_id=abc&sender_id%5Bin%5D=1%2C%202&data%5Bage%5D%5Bgt%5D=25&message%5Bctn%5D=hi+there"
         let filters = QueryString.parse(query).map { Filter(key: $0.0, value: $0.1) }
-        #expect(filters == [
-            Filter("chat_dialog_id", .equal, "abc"),
-            Filter("sender_id", .in, "1, 2"),
-            Filter("data[age]", .greaterThan, "25"),
-            Filter("message", .contains, "hi there"),
-        ])
+        #expect(
+            filters == [
+                Filter("chat_dialog_id", .equal, "abc"),
+                Filter("sender_id", .in, "1, 2"),
+                Filter("data[age]", .greaterThan, "25"),
+                Filter("message", .contains, "hi there"),
+            ])
         #expect(filters[1].values == ["1", "2"])
     }
 

@@ -156,7 +156,8 @@ struct JSONValueSerializationTests {
     }
 
     @Test func compactSortedDocumentsRoundTripByteForByte() throws {
-        let text = #"{"_id":"5d76a618a28f9a1edfcb0f9b","age":"25","attachments":[{"id":"47863","type":"image"}],"#
+        let text =
+            #"{"_id":"5d76a618a28f9a1edfcb0f9b","age":"25","attachments":[{"id":"47863","type":"image"}],"#
             + #""date_sent":1568056856,"ratio":0.5,"recipient_id":null,"text":"Hi \"guys\"\n👋"}"#
         #expect(try JSONValue(parsing: text).jsonString == text)
     }

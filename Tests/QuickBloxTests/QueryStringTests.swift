@@ -9,9 +9,10 @@ struct QueryStringTests {
     }
 
     @Test func splitsPairsInOrder() {
-        #expect(pairs("chat_dialog_id=5d75393ba28f9a17e1cb0f9e&limit=100&skip=0&mark_as_read=0") == [
-            ["chat_dialog_id", "5d75393ba28f9a17e1cb0f9e"], ["limit", "100"], ["skip", "0"], ["mark_as_read", "0"],
-        ])
+        #expect(
+            pairs("chat_dialog_id=5d75393ba28f9a17e1cb0f9e&limit=100&skip=0&mark_as_read=0") == [
+                ["chat_dialog_id", "5d75393ba28f9a17e1cb0f9e"], ["limit", "100"], ["skip", "0"], ["mark_as_read", "0"],
+            ])
     }
 
     @Test func keepsDuplicateKeys() {
@@ -80,9 +81,10 @@ struct QueryStringTests {
     }
 
     @Test func encodedAmpersandAndEqualsStayInsideValues() {
-        #expect(pairs("user%5Bpassword%5D=p%40ss%20w%26rd&k%3D=v%3D") == [
-            ["user[password]", "p@ss w&rd"], ["k=", "v="],
-        ])
+        #expect(
+            pairs("user%5Bpassword%5D=p%40ss%20w%26rd&k%3D=v%3D") == [
+                ["user[password]", "p@ss w&rd"], ["k=", "v="],
+            ])
     }
 
     @Test func parsesSubstrings() {

@@ -51,7 +51,8 @@ struct SessionDecodingTests {
 
     @Test func jwtTokenIsOpaque() throws {
         // The JWT shape from quickblox-android-sdk#782 (header and payload as quoted; the signature is made up).
-        let token = "eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9"
+        let token =
+            "eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9"
             + ".eyJhY2Nlc3NfdHlwZSI6ImFwcGxpY2F0aW9uIiwiYXBwbGljYXRpb25faWQiOjkzNjAwLCJpYXQiOjE2NDY2NTE2NTQwMTYwMDl9"
             + ".c2lnbmF0dXJl"
         let session = try Session(json: ["id": 1, "application_id": 93600, "token": .string(token)])

@@ -9,9 +9,11 @@ struct SessionSignatureTests {
 
     // The three example strings quoted from DOC-YAML (reference §1.1).
     static let appMessage = "application_id=22&auth_key=wJHd4cQSxpQGWx5&nonce=33432&timestamp=1326966962"
-    static let userMessage = "application_id=22&auth_key=wJHd4cQSxpQGWx5&nonce=33432&timestamp=1326966962"
+    static let userMessage =
+        "application_id=22&auth_key=wJHd4cQSxpQGWx5&nonce=33432&timestamp=1326966962"
         + "&user[login]=amigo30&user[password]=amigo30pass"
-    static let facebookMessage = "application_id=22&auth_key=wJHd4cQSxpQGWx5&keys[token]=AM46dx...&nonce=33432"
+    static let facebookMessage =
+        "application_id=22&auth_key=wJHd4cQSxpQGWx5&keys[token]=AM46dx...&nonce=33432"
         + "&provider=facebook&timestamp=1326966962"
 
     static let appParameters = [
@@ -27,12 +29,14 @@ struct SessionSignatureTests {
     ]
 
     // The JS-SDK wire example (reference §1.1): the SDK signs raw values and percent-encodes the body.
-    static let jsRawMessage = "application_id=76730&auth_key=Hj7dPq2sWn4kT9x&nonce=7334&timestamp=1567349756"
+    static let jsRawMessage =
+        "application_id=76730&auth_key=Hj7dPq2sWn4kT9x&nonce=7334&timestamp=1567349756"
         + "&user[login]=alice&user[password]=p@ss w&rd"
     static let jsRawSignature = "37d2b990a926a85e3813bdf2896096ae7940d267"
     /// HMAC over the still-encoded values (`p%40ss%20w%26rd`): what a client that signs the wrong string sends.
     static let jsEncodedSignature = "f614b1ec4f648f522873d93f65a6d499df657828"
-    static let jsFormBody = "application_id=76730&auth_key=Hj7dPq2sWn4kT9x&nonce=7334&timestamp=1567349756"
+    static let jsFormBody =
+        "application_id=76730&auth_key=Hj7dPq2sWn4kT9x&nonce=7334&timestamp=1567349756"
         + "&user%5Blogin%5D=alice&user%5Bpassword%5D=p%40ss%20w%26rd"
 
     @Test func applicationExampleMessage() {
@@ -121,9 +125,10 @@ struct SessionSignatureTests {
         var parameters = Self.appParameters + [("signature", "eba6415ae182b329f515b060ef3737a0865d9f40")]
         parameters[2] = ("nonce", "33433")
         #expect(!SessionSignature.verify(parameters, secret: Self.secret))
-        let extra = Self.appParameters + [
-            ("user[login]", "amigo30"), ("signature", "eba6415ae182b329f515b060ef3737a0865d9f40"),
-        ]
+        let extra =
+            Self.appParameters + [
+                ("user[login]", "amigo30"), ("signature", "eba6415ae182b329f515b060ef3737a0865d9f40"),
+            ]
         #expect(!SessionSignature.verify(extra, secret: Self.secret))
     }
 

@@ -48,7 +48,8 @@ struct EmulatorCommandTests {
 
     @Test("Serves on the announced port, dumps truth on start, on SIGUSR1 and on exit, and stops on SIGTERM")
     func serveAndDump() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qbarchive-cli-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "qbarchive-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let dump = directory.appendingPathComponent("truth.jsonl").path
@@ -66,7 +67,9 @@ struct EmulatorCommandTests {
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(10)))
         client.connect()
         let dialogs = try await client.execute(
-            .init("/chat/Dialog.json?count=1", method: .get, headers: [.authorization: "ApiKey k", HTTPField.Name("On-Behalf-Of")!: "100001"]))
+            .init(
+                "/chat/Dialog.json?count=1", method: .get,
+                headers: [.authorization: "ApiKey k", HTTPField.Name("On-Behalf-Of")!: "100001"]))
         #expect(dialogs.status == .ok)
         #expect(try CountResponse.count(from: JSONValue(parsing: Data(dialogs.body!.readableBytesView))) > 0)
         let live = try await client.execute(.init("/_emulator/live?count=40", method: .post))

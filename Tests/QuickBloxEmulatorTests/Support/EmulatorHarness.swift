@@ -69,7 +69,8 @@ struct EmulatorHarness: Sendable {
 
     /// The messages of a dialog page as `user`, never marking them read.
     func messages(_ dialog: String, _ query: String = "", as user: Int = 100_001) async throws -> [Message] {
-        let json = try await json("/chat/Message.json?chat_dialog_id=\(dialog)&mark_as_read=0\(query.isEmpty ? "" : "&" + query)", as: user)
+        let json = try await json(
+            "/chat/Message.json?chat_dialog_id=\(dialog)&mark_as_read=0\(query.isEmpty ? "" : "&" + query)", as: user)
         return try Page<Message>(json: json).items
     }
 
@@ -91,7 +92,9 @@ struct EmulatorHarness: Sendable {
     }
 
     /// Creates a session and returns its token.
-    func token(_ credentials: SessionRequest.Credentials = .login("user1", password: "password1")) async throws -> String {
+    func token(_ credentials: SessionRequest.Credentials = .login("user1", password: "password1")) async throws
+        -> String
+    {
         let response = try await request(
             .post, "/session.json", headers: [.contentType: "application/x-www-form-urlencoded"],
             body: sessionBody(credentials: credentials))
