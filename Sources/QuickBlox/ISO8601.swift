@@ -52,7 +52,32 @@ public enum ISO8601 {
     /// `2019-09-08T17:24:11Z` for unix seconds.
     public static func format(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second) = components(seconds)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+        }
+        // Digits written into a fixed buffer: this runs twice for every message the emulator serves.
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(hour, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(minute, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(second, 2, at: 17)
+            buffer[19] = UInt8(ascii: "Z")
+            return 20
+        }
     }
 
     /// `2016-05-02 19:52:00 UTC`, the form of QuickBlox's `QB-Token-ExpirationDate` header.

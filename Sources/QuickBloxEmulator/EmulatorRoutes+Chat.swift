@@ -60,6 +60,19 @@ extension EmulatorRoutes {
 
     // MARK: Messages
 
+    /// `{"items":[...],"limit":L,"skip":S}`, written directly: the hot path of every crawl.
+    static func messagePage(_ messages: [Message], skip: Int, limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(messages.count * 400 + 40)
+        out.append(contentsOf: #"{"items":["#.utf8)
+        for (index, message) in messages.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            message.writeJSON(into: &out)
+        }
+        out.append(contentsOf: #"],"limit":\#(limit),"skip":\#(skip)}"#.utf8)
+        return out
+    }
+
     func registerMessages(on group: RouterGroup<EmulatorContext>) {
         for path in Self.paths("/chat/Message") {
             group.get(path) { request, _ -> Response in
@@ -79,7 +92,8 @@ extension EmulatorRoutes {
                 case .count(let count):
                     return Self.json(CountResponse.json(count: count), principal)
                 case .items(let messages, _):
-                    return Self.json(Page(skip: query.skip, limit: query.limit, items: messages).json, principal)
+                    return EmulatorResponse.bytes(
+                        Self.messagePage(messages, skip: query.skip, limit: query.limit), headers: Self.headers(for: principal))
                 }
             }
             group.post(path) { request, _ -> Response in

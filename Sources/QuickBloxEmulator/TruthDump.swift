@@ -26,7 +26,11 @@ public enum TruthDump {
             line(["kind": "dialog", "record": state.presented(state.dialogs[dialog.id]!, for: nil).json])
         }
         let messages = dialogs.lazy.flatMap { state.messages[$0.id] ?? [] }.map { message -> [UInt8] in
-            line(["kind": "message", "record": message.json])
+            // Same bytes as line(["kind": "message", "record": message.json]), written directly.
+            var out = Array(#"{"kind":"message","record":"#.utf8)
+            message.writeJSON(into: &out)
+            out.append(UInt8(ascii: "}"))
+            return out
         }
         let revisions = state.revisions.lazy.map { revision -> [UInt8] in
             line(["kind": "revision", "superseded_at": .int(revision.supersededAt), "record": revision.message.json])

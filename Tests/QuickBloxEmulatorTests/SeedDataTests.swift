@@ -119,3 +119,19 @@ struct SeedDataTests {
         }
     }
 }
+
+@Suite("Fast JSON writing")
+struct FastJSONTests {
+    @Test("Message.writeJSON writes exactly json.serialized() for every seeded message")
+    func writeJSONMatchesSerialized() async throws {
+        let truth = try await SeedDataTests.truth { $0.messages = 3000 }
+        var edited = try #require(truth.messages.first)
+        edited.extra = ["zzz": "last", "aaa": 1, "message": "shadowed", "dialog_id": .null]
+        edited.read = nil
+        for message in truth.messages + [edited] {
+            var out: [UInt8] = Array("prefix,".utf8)
+            message.writeJSON(into: &out)
+            #expect(out == Array("prefix,".utf8) + message.json.serialized())
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// Writes one JSON object's members straight into a byte buffer, for hot paths.
+///
+/// The emulator serves hundreds of message pages a second and the exporters write millions of
+/// records; building a `JSONValue` dictionary per record and sorting its keys dominated that cost.
+/// Callers add members in ascending key order (the order ``JSONValue/serialized()`` uses), and
+/// ``merge(_:upTo:)`` interleaves a record's unmodelled extras at their sorted places, so the bytes
+/// equal `record.json.serialized()`.
+public struct JSONObjectWriter {
+    private var first = true
+    private var extras: [(key: String, value: JSONValue)]
+    private var nextExtra = 0
+
+    /// Starts an object in `out`; `extras` are written among the named members in key order.
+    ///
+    /// The writer keeps only its place; every call takes the buffer `inout`, so appending never copies it.
+    public init(extras: [String: JSONValue] = [:], into out: inout [UInt8]) {
+        self.extras = extras.isEmpty ? [] : extras.sorted { $0.key < $1.key }
+        out.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func key(_ key: String, _ out: inout [UInt8]) {
+        while nextExtra < extras.count, extras[nextExtra].key < key {
+            let extra = extras[nextExtra]
+            nextExtra += 1
+            writeKey(extra.key, &out)
+            extra.value.write(into: &out)
+        }
+        if nextExtra < extras.count, extras[nextExtra].key == key { nextExtra += 1 }  // the modelled field wins
+        writeKey(key, &out)
+    }
+
+    private mutating func writeKey(_ key: String, _ out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        JSONValue.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func string(_ key: String, _ value: String?, into out: inout [UInt8]) {
+        self.key(key, &out)
+        if let value { JSONValue.writeString(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    public mutating func int(_ key: String, _ value: Int?, into out: inout [UInt8]) {
+        self.key(key, &out)
+        if let value { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    public mutating func ints(_ key: String, _ values: [Int], into out: inout [UInt8]) {
+        self.key(key, &out)
+        out.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: String(value).utf8)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func timestamp(_ key: String, _ seconds: Int?, into out: inout [UInt8]) {
+        string(key, seconds.map(ISO8601.format), into: &out)
+    }
+
+    public mutating func value(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {
+        self.key(key, &out)
+        value.write(into: &out)
+    }
+
+    /// Closes the object, writing any extras that sort after the last member.
+    public mutating func finish(into out: inout [UInt8]) {
+        while nextExtra < extras.count {
+            let extra = extras[nextExtra]
+            nextExtra += 1
+            writeKey(extra.key, &out)
+            extra.value.write(into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Message {
+    /// Appends the same bytes as `json.serialized()`, several times faster.
+    public func writeJSON(into out: inout [UInt8]) {
+        var object = JSONObjectWriter(extras: extra, into: &out)
+        object.string("_id", id, into: &out)
+        object.value("attachments", .array(attachments.map(\.json)), into: &out)
+        object.string("chat_dialog_id", chatDialogID, into: &out)
+        object.timestamp("created_at", createdAt, into: &out)
+        object.int("date_sent", dateSent, into: &out)
+        object.ints("delivered_ids", deliveredIDs, into: &out)
+        object.string("message", text, into: &out)
+        if let read { object.int("read", read, into: &out) }
+        object.ints("read_ids", readIDs, into: &out)
+        object.int("recipient_id", recipientID, into: &out)
+        object.int("sender_id", senderID, into: &out)
+        object.timestamp("updated_at", updatedAt, into: &out)
+        object.finish(into: &out)
+    }
+}
