@@ -130,8 +130,10 @@ struct DataGenerator {
             let inBurst = burstAt >= 0 && index > burstAt && index < burstAt + burstLength
             return inBurst ? 0 : -log(Double.random(in: Double.ulpOfOne..<1, using: &random)) * meanGap
         }
+        // Conversations go quiet at different times: the last message lands somewhere in the second half.
         let totalGap = gaps.reduce(0, +)
-        if totalGap > span { gaps = gaps.map { $0 * span / totalGap } }
+        let quietAfter = span * Double.random(in: 0.5...1, using: &random)
+        if totalGap > quietAfter { gaps = gaps.map { $0 * quietAfter / totalGap } }
         var time = Double(start)
         var list: [Message] = []
         list.reserveCapacity(count)
