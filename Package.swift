@@ -15,12 +15,15 @@ let package = Package(
         .executable(name: "qbarchive", targets: ["qbarchive"]),
         .library(name: "QuickBlox", targets: ["QuickBlox"]),
         .library(name: "QuickBloxEmulator", targets: ["QuickBloxEmulator"]),
+        .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
+        .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -46,6 +49,27 @@ let package = Package(
             name: "QuickBlox",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto")
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The QuickBlox REST client: libcurl transport, sessions and re-authentication, retries, paging.
+        .target(
+            name: "QuickBloxClient",
+            dependencies: [
+                "QuickBlox",
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes.
+        .target(
+            name: "ArchiveStore",
+            dependencies: [
+                "QuickBlox",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -92,6 +116,26 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "QuickBloxClientTests",
+            dependencies: [
+                "QuickBlox",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchiveStoreTests",
+            dependencies: [
+                "QuickBlox",
+                "ArchiveStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,1 @@
+// The QuickBlox client arrives with issue 3.
