@@ -38,6 +38,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Typed wrappers for libcurl's variadic setopt/getinfo, which Swift cannot call directly.
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
@@ -59,6 +61,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "CCurl",
+                "CCurlShims",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -126,6 +129,7 @@ let package = Package(
                 "QuickBloxClient",
                 "QuickBloxEmulator",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

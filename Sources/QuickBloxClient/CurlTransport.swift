@@ -1,0 +1,177 @@
+import CCurl
+import CCurlShims
+import Dispatch
+import Foundation
+import Synchronization
+
+/// HTTP over libcurl: keep-alive connection reuse, HTTP/2 when offered, gzip, timeouts, proxies from
+/// the environment (`HTTPS_PROXY`, `NO_PROXY`), TLS verification on unless told otherwise. No cache.
+///
+/// libcurl's easy interface blocks, so each transfer runs on a Dispatch thread, never on Swift's
+/// cooperative pool (blocking that pool starves every other task in the process). Easy handles are
+/// pooled and reused so their connections stay open between requests.
+public final class CurlTransport: Sendable {
+    public let configuration: TransportConfiguration
+    private let pool = Mutex<[CurlHandle]>([])
+
+    /// libcurl must be initialised once, before any thread uses it.
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public init(configuration: TransportConfiguration = TransportConfiguration()) {
+        _ = Self.globalInit
+        self.configuration = configuration
+    }
+
+    deinit {
+        pool.withLock { handles in handles.removeAll() }
+    }
+
+    /// Performs one request; cancelling the task aborts the transfer.
+    public func perform(_ request: HTTPRequestSpec) async throws(TransportError) -> HTTPResponseData {
+        let handle = pool.withLock { $0.popLast() } ?? CurlHandle()
+        guard handle.raw != nil else { throw TransportError(code: -1, message: "libcurl could not create a handle") }
+        let transfer = Transfer(maxBodyBytes: configuration.maxBodyBytes)
+        let configuration = configuration
+        let result: Result<HTTPResponseData, TransportError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Self.run(handle.raw!, request, configuration, transfer))
+                }
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
+        }
+        pool.withLock { $0.append(handle) }
+        return try result.get()
+    }
+
+    private static func run(
+        _ handle: UnsafeMutableRawPointer, _ request: HTTPRequestSpec, _ configuration: TransportConfiguration,
+        _ transfer: Transfer
+    ) -> Result<HTTPResponseData, TransportError> {
+        curl_easy_reset(handle)
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        // An empty Expect stops libcurl waiting for "100 Continue" on bodies.
+        headerList = curl_slist_append(headerList, "Expect:")
+
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
+            qb_curl_setopt_string(handle, CURLOPT_URL, request.url)
+            qb_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+            qb_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            qb_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            qb_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout))
+            qb_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout))
+            qb_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl supports
+            qb_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            qb_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
+            qb_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+            if configuration.insecure {
+                qb_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+                qb_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+            }
+            qb_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+            switch request.method {
+            case "GET": qb_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            case "POST": qb_curl_setopt_long(handle, CURLOPT_POST, 1)
+            default: qb_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+            }
+            if let body = request.body {
+                qb_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+                body.withUnsafeBytes { bytes in
+                    // COPYPOSTFIELDS copies, so the buffer need not outlive this call.
+                    _ = qb_curl_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                }
+            }
+            qb_curl_setopt_callback(
+                handle, CURLOPT_WRITEFUNCTION,
+                { data, size, count, context in
+                    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                    return transfer.receiveBody(data, size * count)
+                })
+            qb_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+            qb_curl_setopt_callback(
+                handle, CURLOPT_HEADERFUNCTION,
+                { data, size, count, context in
+                    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                    return transfer.receiveHeader(data, size * count)
+                })
+            qb_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+            qb_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+            qb_curl_setopt_progress(handle) { context, _, _, _, _ in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().cancelled.load(ordering: .relaxed)
+                    ? 1 : 0
+            }
+            qb_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+            return curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            if transfer.tooLarge {
+                return .failure(
+                    TransportError(code: -1, message: "response larger than \(configuration.maxBodyBytes) bytes"))
+            }
+            return .failure(TransportError(code: Int(code.rawValue), message: message))
+        }
+        var status = 0
+        qb_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPResponseData(status: status, headers: transfer.headers, body: transfer.body))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// A libcurl easy handle; freed when the last reference goes.
+final class CurlHandle: @unchecked Sendable {
+    // Used by one transfer at a time: the pool hands it out and takes it back.
+    let raw: UnsafeMutableRawPointer?
+
+    init() { raw = curl_easy_init() }
+
+    deinit { if let raw { curl_easy_cleanup(raw) } }
+}
+
+/// What one transfer has received so far; written only from libcurl's callbacks on the transfer's thread.
+final class Transfer: @unchecked Sendable {
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var tooLarge = false
+    let maxBodyBytes: Int
+    let cancelled = Atomic<Bool>(false)
+
+    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard let data else { return 0 }
+        guard body.count + count <= maxBodyBytes else {
+            tooLarge = true
+            return 0  // makes libcurl abort with CURLE_WRITE_ERROR
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: count) {
+            body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+        }
+        return count
+    }
+
+    func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard let data else { return 0 }
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()  // a new response (after 100 Continue or a redirect) starts over
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers[name] = value
+        }
+        return count
+    }
+}

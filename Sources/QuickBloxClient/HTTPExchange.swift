@@ -1,0 +1,62 @@
+/// One HTTP request as the transport sends it.
+public struct HTTPRequestSpec: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]?
+
+    public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One HTTP response: status, headers (names lower-cased) and the whole body.
+public struct HTTPResponseData: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// How the transport connects.
+public struct TransportConfiguration: Sendable {
+    /// Time allowed to connect (TCP and TLS).
+    public var connectTimeout: Duration = .seconds(10)
+    /// Time allowed for a whole request, body included.
+    public var totalTimeout: Duration = .seconds(60)
+    /// Skip TLS verification: only for self-signed test servers (`--insecure`).
+    public var insecure = false
+    public var userAgent = "qbarchive"
+    /// Responses larger than this are refused, so a broken server cannot exhaust memory.
+    public var maxBodyBytes = 64 * 1024 * 1024
+
+    public init() {}
+}
+
+/// A request that did not produce an HTTP response: libcurl's error code and message.
+public struct TransportError: Error, Sendable, Hashable {
+    /// libcurl's `CURLcode`, or -1 for errors of the transport itself.
+    public var code: Int
+    public var message: String
+
+    public init(code: Int, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Whether trying again may succeed: refused or dropped connections, timeouts, bodies cut short.
+    /// DNS, TLS-certificate and malformed-URL errors are not retried: they need the user.
+    public var isRetryable: Bool {
+        // 7 couldn't connect, 16 HTTP/2, 18 partial file, 28 timeout, 52 empty reply, 55 send, 56 receive,
+        // 92 HTTP/2 stream
+        [7, 16, 18, 28, 52, 55, 56, 92].contains(code)
+    }
+}
