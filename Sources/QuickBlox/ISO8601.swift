@@ -53,7 +53,8 @@ public enum ISO8601 {
     public static func format(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second) = components(seconds)
         guard (0...9999).contains(year) else {
-            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+            let date = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+            return "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
         }
         // Digits written into a fixed buffer: this runs twice for every message the emulator serves.
         return String(unsafeUninitializedCapacity: 20) { buffer in

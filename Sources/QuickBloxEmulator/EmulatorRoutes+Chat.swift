@@ -93,7 +93,8 @@ extension EmulatorRoutes {
                     return Self.json(CountResponse.json(count: count), principal)
                 case .items(let messages, _):
                     return EmulatorResponse.bytes(
-                        Self.messagePage(messages, skip: query.skip, limit: query.limit), headers: Self.headers(for: principal))
+                        Self.messagePage(messages, skip: query.skip, limit: query.limit),
+                        headers: Self.headers(for: principal))
                 }
             }
             group.post(path) { request, _ -> Response in
