@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "QuickBloxEmulator", targets: ["QuickBloxEmulator"]),
         .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
         .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
+        .library(name: "Crawler", targets: ["Crawler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -77,6 +78,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The crawler: paging that cannot lose or duplicate, incremental runs, reconcile.
+        .target(
+            name: "Crawler",
+            dependencies: [
+                "QuickBlox",
+                "QuickBloxClient",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // A faithful, seeded, fault-injecting QuickBlox REST server (Hummingbird).
         .target(
             name: "QuickBloxEmulator",
@@ -128,6 +140,19 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxClient",
                 "QuickBloxEmulator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CrawlerTests",
+            dependencies: [
+                "QuickBlox",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                "Crawler",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
