@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An exclusive lock on one archive, so two scheduled crawls never write it at once.
+///
+/// `flock` on `ARCHIVE.lock`: the kernel releases it when the holder dies, however it dies, so a lock
+/// left by a killed crawl never blocks the next one. The file holds the holder's pid, so a refused
+/// crawl can say who holds the lock, and a takeover from a dead holder can be reported.
+public final class ArchiveLock: @unchecked Sendable {
+    // The descriptor is written once in init and closed once in release/deinit.
+    public let path: String
+    private var descriptor: Int32
+    /// The pid recorded by a previous holder that is no longer running, when the lock was taken over.
+    public let tookOverFrom: Int32?
+
+    /// Why the lock could not be taken.
+    public enum Failure: Error, LocalizedError, Equatable {
+        case held(path: String, pid: Int32?)
+        case cannotOpen(path: String, reason: String)
+
+        public var errorDescription: String? {
+            switch self {
+            case .held(let path, let pid):
+                "the archive is locked by another crawl (\(pid.map { "pid \($0)" } ?? "unknown pid"); lock file \(path)); "
+                    + "try again when it finishes"
+            case .cannotOpen(let path, let reason):
+                "cannot open the lock file \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Takes the lock for the archive at `archivePath`, or throws ``Failure/held(path:pid:)`` at once.
+    public init(archivePath: String) throws(Failure) {
+        path = archivePath + ".lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        let previous = Self.readPID(descriptor)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw .held(path: path, pid: previous)
+        }
+        if let previous, previous != getpid(), kill(previous, 0) != 0, errno == ESRCH {
+            tookOverFrom = previous
+        } else {
+            tookOverFrom = nil
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        _ = fsync(descriptor)
+    }
+
+    /// Releases the lock (also done on deinit and, by the kernel, on exit).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        _ = ftruncate(descriptor, 0)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
