@@ -129,4 +129,20 @@ struct FaultTests {
             #expect(elapsed >= .milliseconds(360))
         }
     }
+
+    @Test("--jitter-ms adds a random delay of up to that much on top")
+    func jitter() async throws {
+        try await EmulatorHarness.run({ $0.jitterMilliseconds = 300 }) { harness in
+            let clock = ContinuousClock()
+            var longest = Duration.zero
+            for _ in 0..<8 {
+                let elapsed = try await clock.measure {
+                    _ = try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001))
+                }
+                longest = max(longest, elapsed)
+            }
+            // Eight uniform draws from 0...300 ms all staying under 50 ms has odds below 1 in a million.
+            #expect(longest >= .milliseconds(50))
+        }
+    }
 }
