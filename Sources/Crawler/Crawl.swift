@@ -1,0 +1,244 @@
+import Foundation
+import Logging
+import QuickBlox
+import QuickBloxClient
+
+/// What a crawl run covers.
+public struct CrawlOptions: Sendable {
+    public var scope: CrawlSettings.Scope = .user
+    /// Only these dialogs (all when empty).
+    public var dialogIDs: [String] = []
+    /// Dialogs crawled at once.
+    public var concurrency = 4
+    /// Compare server counts with the archive and record deletions.
+    public var reconcile = false
+    /// Messages per page asked for (the server may clamp it).
+    public var pageSize = 100
+
+    public init() {}
+}
+
+/// Progress of a run, for a live display or `--json` events.
+public enum CrawlEvent: Sendable {
+    case listed(users: Int, dialogs: Int)
+    case dialogFinished(id: String, new: Int, edited: Int, done: Int, total: Int)
+    case dialogFailed(id: String, reason: String)
+    case tombstoned(messages: Int, dialogs: Int)
+}
+
+/// One crawl run: users, then dialogs in a frozen window, then each dialog's new and changed messages.
+public struct Crawl: Sendable {
+    public let client: QuickBloxClient
+    public let archive: any CrawlArchive
+    public let options: CrawlOptions
+    public let logger: Logger
+    public let events: @Sendable (CrawlEvent) -> Void
+
+    public init(
+        client: QuickBloxClient, archive: any CrawlArchive, options: CrawlOptions, logger: Logger,
+        events: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+    ) {
+        self.client = client
+        self.archive = archive
+        self.options = options
+        self.logger = logger
+        self.events = events
+    }
+
+    /// A dialog to crawl and the user whose view reads it (`nil`: the session's own user).
+    struct Target: Sendable {
+        var dialog: Dialog
+        var raw: JSONValue
+        var reader: Int?
+    }
+
+    /// Runs the crawl and records it; the summary's status says how it ended.
+    public func run() async throws -> CrawlSummary {
+        let runStart = Int(Date().timeIntervalSince1970)
+        let since = try await archive.lastCompletedRunStart()
+        let runID = try await archive.beginRun(startedAt: runStart, scope: options.scope.rawValue)
+        var summary = CrawlSummary(startedAt: runStart)
+        do {
+            let users = try await crawlUsers(at: runStart)
+            summary.users = users.count
+            let targets = try await listDialogs(users: users, runStart: runStart)
+            summary.dialogs = targets.count
+            events(.listed(users: users.count, dialogs: targets.count))
+            try await crawlMessages(targets, since: since, runStart: runStart, into: &summary)
+            if options.reconcile, !Task.isCancelled {
+                try await reconcile(targets, at: Int(Date().timeIntervalSince1970), into: &summary)
+            }
+            if Task.isCancelled { summary.status = .interrupted }
+        } catch let error as QuickBloxClientError {
+            if case .cancelled = error { summary.status = .interrupted } else { summary.status = .failed }
+            summary.error = error.localizedDescription
+        } catch is CancellationError {
+            summary.status = .interrupted
+        } catch {
+            summary.status = .failed
+            summary.error = error.localizedDescription
+        }
+        let statistics = await client.currentStatistics()
+        summary.requests = statistics.requests
+        summary.retries = statistics.retries
+        summary.bytes = statistics.bytesReceived
+        summary.finishedAt = Int(Date().timeIntervalSince1970)
+        try await archive.finishRun(runID, summary: summary)
+        return summary
+    }
+
+    /// Pages `/users.json` and stores every user (names make transcripts readable).
+    func crawlUsers(at now: Int) async throws -> [User] {
+        var users: [User] = []
+        var page = 1
+        while true {
+            let result = try await client.users(page: page, perPage: 100)
+            try await archive.storeUsers(Array(zip(result.items, result.rawItems)), observedAt: now)
+            users += result.items
+            if result.items.count < 100 || users.count >= result.totalEntries { break }
+            page += 1
+        }
+        return users
+    }
+
+    /// Lists dialogs for the session's user, or, in app scope, for every user, de-duplicated.
+    func listDialogs(users: [User], runStart: Int) async throws -> [Target] {
+        let readers: [Int?] = options.scope == .user ? [nil] : users.map(\.id)
+        var targets: [String: Target] = [:]
+        for reader in readers {
+            let lister = DialogLister(client: client, onBehalfOf: reader)
+            for listed in try await lister.dialogs(createdUpTo: runStart) where targets[listed.dialog.id] == nil {
+                if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
+                targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+            }
+        }
+        let ordered = targets.values.sorted {
+            ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
+        }
+        try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
+        return ordered
+    }
+
+    /// Crawls dialogs `options.concurrency` at a time; a dialog that fails is recorded and the rest go on.
+    func crawlMessages(_ targets: [Target], since: Int?, runStart: Int, into summary: inout CrawlSummary) async throws {
+        try await withThrowingTaskGroup(of: (String, Result<StoreCounts, any Error>).self) { group in
+            var next = 0
+            var done = 0
+            func addNext() {
+                guard next < targets.count else { return }
+                let target = targets[next]
+                next += 1
+                group.addTask {
+                    do {
+                        return (
+                            target.dialog.id, .success(try await crawlDialog(target, since: since, runStart: runStart))
+                        )
+                    } catch {
+                        return (target.dialog.id, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<max(1, options.concurrency) { addNext() }
+            while let (dialogID, result) = try await group.next() {
+                done += 1
+                switch result {
+                case .success(let counts):
+                    summary.messagesNew += counts.new
+                    summary.messagesEdited += counts.edited
+                    events(
+                        .dialogFinished(
+                            id: dialogID, new: counts.new, edited: counts.edited, done: done, total: targets.count))
+                case .failure(let error):
+                    // Authentication and cancellation end the run; anything else fails this dialog only.
+                    if let clientError = error as? QuickBloxClientError {
+                        switch clientError {
+                        case .authenticationFailed, .cancelled: throw clientError
+                        default: break
+                        }
+                    }
+                    if error is CancellationError { throw error }
+                    summary.dialogsFailed += 1
+                    summary.failures[dialogID] = error.localizedDescription
+                    summary.status = .partial
+                    logger.error(
+                        "dialog failed", metadata: ["dialog": "\(dialogID)", "error": "\(error.localizedDescription)"])
+                    events(.dialogFailed(id: dialogID, reason: error.localizedDescription))
+                }
+                if !Task.isCancelled { addNext() }
+            }
+        }
+    }
+
+    /// New messages from the dialog's cursor, then messages changed since the last completed run.
+    func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> StoreCounts {
+        var counts = StoreCounts()
+        let start = try await archive.cursor(dialogID: target.dialog.id)
+        let hasNew = start.dateSent == nil || (target.dialog.lastMessageDateSent ?? Int.max) >= (start.dateSent ?? 0)
+        var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
+        pager.pageSize = options.pageSize
+        if hasNew {
+            try await pager.walk(from: start) { batch in
+                let stored = try await archive.storeMessages(
+                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: batch.cursor,
+                    observedAt: runStart)
+                counts.add(stored)
+            }
+        }
+        if let since {
+            // Edits (and messages created late with an old date_sent) show as updated_at after the last run.
+            pager.filters = [("updated_at[gt]", String(since))]
+            try await pager.walk(from: MessageCursor()) { batch in
+                let stored = try await archive.storeMessages(
+                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
+                    observedAt: runStart)
+                counts.add(stored)
+            }
+        }
+        return counts
+    }
+
+    /// Compares server counts with the archive; where they differ, stores what was missed and
+    /// tombstones what the server no longer has. Dialogs no longer listed are tombstoned too.
+    func reconcile(_ targets: [Target], at now: Int, into summary: inout CrawlSummary) async throws {
+        if options.dialogIDs.isEmpty {
+            let listed = Set(targets.map(\.dialog.id))
+            for gone in try await archive.liveDialogIDs().subtracting(listed).sorted() {
+                try await archive.tombstoneDialog(gone, deletedAt: now)
+                summary.dialogsDeleted += 1
+            }
+        }
+        var tombstoned = 0
+        for target in targets where summary.failures[target.dialog.id] == nil {
+            let archived = try await archive.liveMessageIDs(dialogID: target.dialog.id)
+            let serverCount = try await client.messageCount(dialogID: target.dialog.id, onBehalfOf: target.reader)
+            guard serverCount != archived.count else { continue }
+            var onServer: Set<String> = []
+            var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
+            pager.pageSize = options.pageSize
+            try await pager.walk(from: MessageCursor()) { batch in
+                onServer.formUnion(batch.messages.map(\.id))
+                let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
+                if !missed.isEmpty {
+                    let stored = try await archive.storeMessages(
+                        Array(missed), dialogID: target.dialog.id, cursor: nil, observedAt: now)
+                    summary.messagesNew += stored.new
+                }
+            }
+            let gone = archived.subtracting(onServer).sorted()
+            if !gone.isEmpty {
+                try await archive.tombstoneMessages(gone, deletedAt: now)
+                tombstoned += gone.count
+            }
+        }
+        summary.messagesDeleted += tombstoned
+        events(.tombstoned(messages: tombstoned, dialogs: summary.dialogsDeleted))
+    }
+}
+
+extension StoreCounts {
+    mutating func add(_ other: StoreCounts) {
+        new += other.new
+        edited += other.edited
+        unchanged += other.unchanged
+    }
+}

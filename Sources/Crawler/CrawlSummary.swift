@@ -1,0 +1,47 @@
+import Foundation
+
+/// How a crawl run ended and what it did; stored in the archive and printed as a one-line summary.
+public struct CrawlSummary: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Codable {
+        /// Everything listed was crawled.
+        case complete
+        /// Some dialogs failed after retries; the rest were archived.
+        case partial
+        /// The run stopped on an error (authentication, archive).
+        case failed
+        /// SIGINT or SIGTERM: the current page finished, the run was recorded.
+        case interrupted
+    }
+
+    public var status: Status = .complete
+    public var startedAt: Int
+    public var finishedAt: Int?
+    public var users = 0
+    public var dialogs = 0
+    public var dialogsFailed = 0
+    public var dialogsDeleted = 0
+    public var messagesNew = 0
+    public var messagesEdited = 0
+    public var messagesDeleted = 0
+    public var requests = 0
+    public var retries = 0
+    public var bytes = 0
+    /// Failed dialogs and why, and the error that stopped a failed run.
+    public var failures: [String: String] = [:]
+    public var error: String?
+
+    public init(startedAt: Int) { self.startedAt = startedAt }
+
+    /// `crawl complete: 12 dialogs, 340 new, 2 edited, 1 deleted; 57 requests (3 retries), 1.2 MB in 4 s`
+    public var line: String {
+        var text = "crawl \(status.rawValue): \(dialogs) dialogs"
+        if dialogsFailed > 0 { text += " (\(dialogsFailed) failed)" }
+        text += ", \(messagesNew) new, \(messagesEdited) edited, \(messagesDeleted) deleted"
+        if dialogsDeleted > 0 { text += ", \(dialogsDeleted) dialogs deleted" }
+        let megabytes = Double(bytes) / 1_000_000
+        text += "; \(requests) requests (\(retries) retries), \(String(format: "%.1f", megabytes)) MB"
+        if let finishedAt { text += " in \(finishedAt - startedAt) s" }
+        if let error { text += " — \(error)" }
+        return text
+    }
+}
