@@ -73,6 +73,7 @@ let package = Package(
             name: "ArchiveStore",
             dependencies: [
                 "QuickBlox",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -84,6 +85,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QuickBloxClient",
+                "ArchiveStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

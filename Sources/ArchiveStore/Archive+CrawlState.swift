@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import QuickBlox
+
+extension Archive {
+    /// A dialog's cursor and last outcome; `nil` before its first page.
+    public func crawlState(dialogID: String) async throws -> CrawlState? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM crawl_state WHERE dialog_id = ?", arguments: [dialogID])
+                .map(Self.crawlState(row:))
+        }
+    }
+
+    /// Every dialog's crawl state (the per-dialog watermarks of `status`), ordered by dialog id.
+    public func crawlStates() async throws -> [CrawlState] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM crawl_state ORDER BY dialog_id").map(Self.crawlState(row:))
+        }
+    }
+
+    /// Records the end of a dialog's crawl: success clears the last error, failure records it.
+    ///
+    /// The cursor itself only moves with ``writePage(dialogID:rawItems:cursor:at:)``.
+    public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int = Archive.now()) async throws {
+        try await pool.write { db in
+            if let error {
+                try db.execute(
+                    sql: """
+                        INSERT INTO crawl_state (dialog_id, last_error, last_error_at, changed_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (dialog_id) DO UPDATE SET last_error = excluded.last_error,
+                            last_error_at = excluded.last_error_at, changed_at = excluded.changed_at
+                        """,
+                    arguments: [dialogID, error, time, time])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO crawl_state (dialog_id, last_success_at, changed_at) VALUES (?, ?, ?)
+                        ON CONFLICT (dialog_id) DO UPDATE SET last_success_at = excluded.last_success_at,
+                            last_error = NULL, last_error_at = NULL, changed_at = excluded.changed_at
+                        """,
+                    arguments: [dialogID, time, time])
+            }
+        }
+    }
+
+    private static func crawlState(row: Row) -> CrawlState {
+        let idsText: String = row["watermark_ids"]
+        let ids = (try? JSONValue(parsing: idsText))?.arrayValue?.compactMap(\.stringValue) ?? []
+        return CrawlState(
+            dialogID: row["dialog_id"],
+            cursor: CrawlCursor(
+                dateSent: row["watermark_date_sent"], idsAtDateSent: Set(ids),
+                checkedUpdatedAt: row["checked_updated_at"]),
+            lastSuccessAt: row["last_success_at"], lastError: row["last_error"], lastErrorAt: row["last_error_at"],
+            changedAt: row["changed_at"])
+    }
+}

@@ -1,0 +1,118 @@
+import GRDB
+import QuickBlox
+
+extension Archive {
+    /// Archives a page of dialogs as received, and records occupant changes as membership history.
+    ///
+    /// A dialog seen for the first time opens a membership period for each occupant; later, an
+    /// occupant who appears opens one and an occupant who is gone closes theirs. Times are
+    /// observation times (QuickBlox keeps no occupant history). Public dialogs list no occupants,
+    /// so they have no membership rows. A dialog seen again loses its tombstone.
+    ///
+    /// - Parameters:
+    ///   - rawItems: The items exactly as received (`Page<Dialog>.rawItems`).
+    ///   - time: The observation time.
+    /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` before anything is written.
+    @discardableResult
+    public func upsertDialogs(rawItems: [JSONValue], at time: Int = Archive.now()) async throws -> UpsertCounts {
+        var dialogs: [(Dialog, String)] = []
+        for (index, raw) in rawItems.enumerated() {
+            do {
+                dialogs.append((try Dialog(json: raw), raw.jsonString))
+            } catch {
+                throw ArchiveError.undecodableItem(kind: "dialog", index: index, reason: error.errorDescription ?? "")
+            }
+        }
+        return try await pool.write { [dialogs] db in
+            var counts = UpsertCounts()
+            for (dialog, raw) in dialogs {
+                let stored = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT raw FROM dialogs WHERE id = ?"), arguments: [dialog.id])
+                if stored == nil {
+                    try Self.insertDialog(dialog, raw: raw, time: time, db: db)
+                    counts.new += 1
+                } else if stored != raw {
+                    try Self.updateDialog(dialog, raw: raw, time: time, db: db)
+                    counts.changed += 1
+                } else {
+                    try db.cachedStatement(sql: "UPDATE dialogs SET last_seen_at = ?, deleted_at = NULL WHERE id = ?")
+                        .execute(arguments: [time, dialog.id])
+                    counts.unchanged += 1
+                }
+                try Self.recordMembership(dialogID: dialog.id, occupants: Set(dialog.occupantIDs), time: time, db: db)
+            }
+            return counts
+        }
+    }
+
+    /// The membership history of a dialog, oldest first.
+    public func membership(dialogID: String) async throws -> [MembershipPeriod] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, joined_observed_at, left_observed_at FROM dialog_membership
+                    WHERE dialog_id = ? ORDER BY joined_observed_at, id
+                    """,
+                arguments: [dialogID]
+            ).map { row in
+                MembershipPeriod(
+                    dialogID: dialogID, userID: row["user_id"], joinedObservedAt: row["joined_observed_at"],
+                    leftObservedAt: row["left_observed_at"])
+            }
+        }
+    }
+
+    private static func dialogArguments(_ dialog: Dialog, raw: String) -> StatementArguments {
+        [
+            dialog.type.rawValue, dialog.name, dialog.photo, dialog.userID,
+            JSONValue.array(dialog.occupantIDs.map(JSONValue.int)).jsonString,
+            dialog.adminIDs.map { JSONValue.array($0.map(JSONValue.int)).jsonString },
+            dialog.createdAt, dialog.updatedAt, dialog.lastMessageDateSent, dialog.xmppRoomJID,
+            dialog.data?.jsonString, raw,
+        ]
+    }
+
+    private static func insertDialog(_ dialog: Dialog, raw: String, time: Int, db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at, updated_at,
+                    last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        try statement.execute(arguments: [dialog.id] + dialogArguments(dialog, raw: raw) + [time, time])
+    }
+
+    private static func updateDialog(_ dialog: Dialog, raw: String, time: Int, db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                UPDATE dialogs SET type = ?, name = ?, photo = ?, user_id = ?, occupant_ids = ?, admin_ids = ?,
+                    created_at = ?, updated_at = ?, last_message_date_sent = ?, xmpp_room_jid = ?, data = ?, raw = ?,
+                    last_seen_at = ?, deleted_at = NULL
+                WHERE id = ?
+                """)
+        try statement.execute(arguments: dialogArguments(dialog, raw: raw) + [time, dialog.id])
+    }
+
+    /// Opens periods for new occupants and closes those of occupants who are gone.
+    static func recordMembership(dialogID: String, occupants: Set<Int>, time: Int, db: Database) throws {
+        let open = try Set(
+            Int.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT user_id FROM dialog_membership WHERE dialog_id = ? AND left_observed_at IS NULL"),
+                arguments: [dialogID]))
+        let join = try db.cachedStatement(
+            sql: "INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at) VALUES (?, ?, ?)")
+        for userID in occupants.subtracting(open).sorted() {
+            try join.execute(arguments: [dialogID, userID, time])
+        }
+        let leave = try db.cachedStatement(
+            sql: """
+                UPDATE dialog_membership SET left_observed_at = ?
+                WHERE dialog_id = ? AND user_id = ? AND left_observed_at IS NULL
+                """)
+        for userID in open.subtracting(occupants).sorted() {
+            try leave.execute(arguments: [time, dialogID, userID])
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import GRDB
+import QuickBlox
+
+extension Archive {
+    /// Archives one crawled page of a dialog's messages and moves the dialog's cursor, atomically.
+    ///
+    /// Everything happens in one transaction: the messages, their revisions, both full-text
+    /// indexes and `crawl_state`. If the process dies at any instant, either the whole page and
+    /// its cursor are in the archive or none of it is, so a rerun resumes exactly where the last
+    /// committed page left off.
+    ///
+    /// Each item is stored as the server sent it (`raw`, canonical JSON). A message already
+    /// archived is compared by content hash: changed text, attachments or custom parameters make
+    /// a revision (the old version moves to `message_revisions` and the word indexes switch to the
+    /// new text); a change of only read/delivered ids or `updated_at` refreshes those columns and
+    /// `raw` without a revision; a message seen again unchanged only moves `last_seen_at`. A copy
+    /// older than the archived one (smaller server `updated_at`) is ignored. A message seen again
+    /// loses its tombstone: the server has it.
+    ///
+    /// The dialog must have been archived with ``upsertDialogs(rawItems:at:)`` first.
+    ///
+    /// - Parameters:
+    ///   - dialogID: The dialog the page was fetched for; every item must belong to it.
+    ///   - rawItems: The page's items exactly as received (`Page<Message>.rawItems`).
+    ///   - cursor: The dialog's cursor after this page; `nil` leaves `crawl_state` as it is (pages
+    ///     of the `updated_at` pass, which do not move the `date_sent` watermark).
+    ///   - time: The observation time written to `first_seen_at`, `last_seen_at` and revisions.
+    /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` or
+    ///   ``ArchiveError/messageOutsideDialog(messageID:messageDialogID:pageDialogID:)`` before
+    ///   anything is written; a database error (nothing written) otherwise.
+    @discardableResult
+    public func writePage(
+        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int = Archive.now()
+    ) async throws -> PageCounts {
+        try await writePage(dialogID: dialogID, rawItems: rawItems, cursor: cursor, at: time, failAfter: nil)
+    }
+
+    /// ``writePage(dialogID:rawItems:cursor:at:)`` with a fault injected after `failAfter` messages, for tests.
+    func writePage(
+        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int, failAfter: Int?
+    ) async throws -> PageCounts {
+        // Decoding and hashing happen before the write transaction, off the writer's critical path.
+        let contents = try MessageContent.decodePage(rawItems, dialogID: dialogID)
+        return try await pool.write { db in
+            var writer = try PageWriter(db: db, time: time)
+            for (index, content) in contents.enumerated() {
+                if index == failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
+                try writer.write(content)
+            }
+            if let cursor { try Self.saveCursor(cursor, dialogID: dialogID, time: time, db: db) }
+            return writer.counts
+        }
+    }
+
+    /// Upserts the cursor columns of a dialog's `crawl_state` row.
+    private static func saveCursor(_ cursor: CrawlCursor, dialogID: String, time: Int, db: Database) throws {
+        let ids = JSONValue.array(cursor.idsAtDateSent.sorted().map(JSONValue.string)).jsonString
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO crawl_state (dialog_id, watermark_date_sent, watermark_ids, checked_updated_at, changed_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (dialog_id) DO UPDATE SET
+                    watermark_date_sent = excluded.watermark_date_sent,
+                    watermark_ids = excluded.watermark_ids,
+                    checked_updated_at = excluded.checked_updated_at,
+                    changed_at = excluded.changed_at
+                """)
+        try statement.execute(arguments: [dialogID, cursor.dateSent, ids, cursor.checkedUpdatedAt, time])
+    }
+}

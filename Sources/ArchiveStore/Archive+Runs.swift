@@ -1,0 +1,63 @@
+import GRDB
+
+extension Archive {
+    /// Records the start of a crawl run and returns its id for ``finishRun(_:status:counts:error:at:)``.
+    ///
+    /// The row is written at once, with status ``RunStatus/running``, so a run that dies leaves a
+    /// trace for `status`.
+    /// - Parameter scope: What the run crawls (`user`, `app`, a dialog list), shown by `status`.
+    public func beginRun(scope: String? = nil, at time: Int = Archive.now()) async throws -> Int64 {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO runs (started_at, status, scope) VALUES (?, 'running', ?)", arguments: [time, scope])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Records how a run ended, with its tallies.
+    ///
+    /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:at:)``.
+    public func finishRun(
+        _ id: Int64, status: RunStatus, counts: RunCounts, error: String? = nil, at time: Int = Archive.now()
+    ) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE runs SET ended_at = ?, status = ?, dialogs = ?, messages_new = ?, messages_edited = ?,
+                        messages_deleted = ?, requests = ?, retries = ?, bytes = ?, error = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    time, status.rawValue, counts.dialogs, counts.newMessages, counts.editedMessages,
+                    counts.deletedMessages, counts.requests, counts.retries, counts.bytes, error, id,
+                ])
+            guard db.changesCount == 1 else { throw ArchiveError.unknownRun(id) }
+        }
+    }
+
+    /// The start of the latest run that completed, or `nil` when none has.
+    ///
+    /// The next run's `updated_at[gt]` pass asks for what changed since then: a change made while
+    /// that run was going is fetched again rather than missed.
+    public func lastCompletedRunStart() async throws -> Int? {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT MAX(started_at) FROM runs WHERE status = 'complete'")
+        }
+    }
+
+    /// The most recent runs, newest first.
+    public func runs(limit: Int = 20) async throws -> [RunRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit]).map { row in
+                RunRecord(
+                    id: row["id"], scope: row["scope"], startedAt: row["started_at"], endedAt: row["ended_at"],
+                    status: RunStatus(rawValue: row["status"]) ?? .failed,
+                    counts: RunCounts(
+                        dialogs: row["dialogs"], newMessages: row["messages_new"],
+                        editedMessages: row["messages_edited"], deletedMessages: row["messages_deleted"],
+                        requests: row["requests"], retries: row["retries"], bytes: row["bytes"]),
+                    error: row["error"])
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import GRDB
+
+extension Archive {
+    /// The schema, defined only through migrations; docs/archive-schema.md documents every table.
+    ///
+    /// Migrations are append-only: a released migration is never edited, a change is a new one.
+    /// `DatabaseMigrator` records applied identifiers in `grdb_migrations`, so migrating an
+    /// up-to-date archive is a no-op and reopening is idempotent.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: createSchemaV1)
+        return migrator
+    }()
+
+    /// `PRAGMA application_id`: "qbar", so `file(1)` and other tools can tell an archive from other SQLite files.
+    static let applicationID = 0x7162_6172
+
+    private static func createSchemaV1(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        try db.create(table: "archive_meta") { t in
+            t.primaryKey("id", .integer).check { $0 == 1 }
+            t.column("archive_id", .text).notNull()
+            t.column("created_at", .integer).notNull()
+            t.column("format", .text).notNull()
+        }
+        try db.create(table: "users") { t in
+            t.primaryKey("id", .integer)
+            t.column("login", .text)
+            t.column("email", .text)
+            t.column("full_name", .text)
+            t.column("phone", .text)
+            t.column("created_at", .integer)
+            t.column("updated_at", .integer)
+            t.column("last_request_at", .integer)
+            t.column("custom_data", .text)
+            t.column("user_tags", .text)
+            t.column("raw", .text).notNull()
+            t.column("first_seen_at", .integer).notNull()
+            t.column("last_seen_at", .integer).notNull()
+        }
+        try db.create(table: "dialogs") { t in
+            t.primaryKey("id", .text)
+            t.column("type", .integer).notNull()
+            t.column("name", .text)
+            t.column("photo", .text)
+            t.column("user_id", .integer)
+            t.column("occupant_ids", .text).notNull()
+            t.column("admin_ids", .text)
+            t.column("created_at", .integer)
+            t.column("updated_at", .integer)
+            t.column("last_message_date_sent", .integer)
+            t.column("xmpp_room_jid", .text)
+            t.column("data", .text)
+            t.column("raw", .text).notNull()
+            t.column("first_seen_at", .integer).notNull()
+            t.column("last_seen_at", .integer).notNull()
+            t.column("deleted_at", .integer)
+        }
+        try createMessageTables(db)
+        try createCrawlTables(db)
+    }
+
+    private static func createMessageTables(_ db: Database) throws {
+        try db.create(table: "messages") { t in
+            t.primaryKey("rowid", .integer)
+            t.column("id", .text).notNull().unique()
+            t.column("dialog_id", .text).notNull().references("dialogs")
+            t.column("sender_id", .integer)
+            t.column("recipient_id", .integer)
+            t.column("date_sent", .integer).notNull()
+            t.column("created_at", .integer)
+            t.column("updated_at", .integer)
+            t.column("text", .text)
+            t.column("attachments", .text).notNull()
+            t.column("custom", .text).notNull()
+            t.column("read_ids", .text).notNull()
+            t.column("delivered_ids", .text).notNull()
+            t.column("raw", .text).notNull()
+            t.column("content_hash", .blob).notNull()
+            t.column("first_seen_at", .integer).notNull()
+            t.column("last_seen_at", .integer).notNull()
+            t.column("edited", .integer).notNull().defaults(to: 0)
+            t.column("deleted_at", .integer)
+        }
+        try db.create(index: "messages_by_dialog", on: "messages", columns: ["dialog_id", "date_sent", "id"])
+        try db.create(index: "messages_by_sender", on: "messages", columns: ["sender_id", "date_sent"])
+        try db.create(index: "messages_by_date", on: "messages", columns: ["date_sent"])
+
+        // External-content FTS5 tables over messages.text, kept in step by explicit statements in
+        // the page-write transaction (no triggers: see docs/archive-schema.md). Written as SQL
+        // rather than with GRDB's FTS5 builder so that sqlite_master shows the tokenizer options in
+        // their plain form (`tokenize='unicode61 remove_diacritics 2'`).
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE message_words USING fts5(
+                    text, content='messages', content_rowid='rowid',
+                    tokenize='unicode61 remove_diacritics 2', prefix='2 3')
+                """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE message_trigrams USING fts5(
+                    text, content='messages', content_rowid='rowid', tokenize='trigram')
+                """)
+
+        try db.create(table: "message_revisions") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("message_id", .text).notNull().references("messages", column: "id")
+            t.column("revision", .integer).notNull()
+            t.column("text", .text)
+            t.column("attachments", .text).notNull()
+            t.column("custom", .text).notNull()
+            t.column("raw", .text).notNull()
+            t.column("content_hash", .blob).notNull()
+            t.column("updated_at", .integer)
+            t.column("observed_at", .integer).notNull()
+            t.column("superseded_at", .integer).notNull()
+            t.uniqueKey(["message_id", "revision"])
+        }
+    }
+
+    private static func createCrawlTables(_ db: Database) throws {
+        try db.create(table: "dialog_membership") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("dialog_id", .text).notNull().references("dialogs")
+            t.column("user_id", .integer).notNull()
+            t.column("joined_observed_at", .integer).notNull()
+            t.column("left_observed_at", .integer)
+        }
+        try db.execute(
+            sql: """
+                CREATE UNIQUE INDEX dialog_membership_open ON dialog_membership (dialog_id, user_id)
+                WHERE left_observed_at IS NULL
+                """)
+        try db.create(index: "dialog_membership_by_user", on: "dialog_membership", columns: ["user_id"])
+
+        try db.create(table: "crawl_state") { t in
+            t.primaryKey("dialog_id", .text).references("dialogs")
+            t.column("watermark_date_sent", .integer)
+            t.column("watermark_ids", .text).notNull().defaults(to: "[]")
+            t.column("checked_updated_at", .integer)
+            t.column("last_success_at", .integer)
+            t.column("last_error", .text)
+            t.column("last_error_at", .integer)
+            t.column("changed_at", .integer).notNull()
+        }
+
+        try db.create(table: "runs") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("scope", .text)
+            t.column("started_at", .integer).notNull()
+            t.column("ended_at", .integer)
+            t.column("status", .text).notNull()
+                .check(sql: "status IN ('running', 'complete', 'partial', 'failed', 'interrupted')")
+            t.column("dialogs", .integer).notNull().defaults(to: 0)
+            t.column("messages_new", .integer).notNull().defaults(to: 0)
+            t.column("messages_edited", .integer).notNull().defaults(to: 0)
+            t.column("messages_deleted", .integer).notNull().defaults(to: 0)
+            t.column("requests", .integer).notNull().defaults(to: 0)
+            t.column("retries", .integer).notNull().defaults(to: 0)
+            t.column("bytes", .integer).notNull().defaults(to: 0)
+            t.column("error", .text)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+
+/// A qbarchive archive: one SQLite file holding a QuickBlox application's chat history.
+///
+/// `Archive` owns the database connection pool and the schema migrator, as GRDB's `AppDatabase`
+/// pattern recommends, and exposes a deliberately narrow API: the crawler writes pages, users,
+/// dialogs, tombstones and runs; `status`, the exporters and the tests read through a few focused
+/// queries. Nothing outside this module sees GRDB, so a PostgreSQL backend can later implement the
+/// same surface.
+///
+/// The file is in WAL mode with `synchronous=NORMAL`: readers never block the writer, and a crash
+/// (even `kill -9`) loses at most the last committed transactions, never consistency. Every write
+/// method is one transaction.
+///
+/// ```swift
+/// let archive = try Archive.create(at: "chat.qbarchive")
+/// try await archive.upsertDialogs(rawItems: dialogPage.rawItems)
+/// let counts = try await archive.writePage(dialogID: id, rawItems: page.rawItems, cursor: next)
+/// ```
+public final class Archive: Sendable {
+    /// The path of the SQLite file.
+    public let path: String
+    /// Whether this handle was opened with ``openReadOnly(at:)``.
+    public let isReadOnly: Bool
+    let pool: DatabasePool
+
+    private init(path: String, pool: DatabasePool, isReadOnly: Bool) {
+        self.path = path
+        self.pool = pool
+        self.isReadOnly = isReadOnly
+    }
+
+    /// Creates a new, empty archive at `path` and returns it open for writing.
+    ///
+    /// Refuses an existing file so that a typo can never overwrite another database.
+    ///
+    /// - Throws: ``ArchiveError/alreadyExists(path:)``, or a database error when the directory is
+    ///   not writable.
+    public static func create(at path: String, now: Int = Archive.now()) throws -> Archive {
+        guard !FileManager.default.fileExists(atPath: path) else { throw ArchiveError.alreadyExists(path: path) }
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
+        try migrator.migrate(pool)
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, ?, ?, ?)",
+                arguments: [UUID().uuidString.lowercased(), now, formatName])
+        }
+        return Archive(path: path, pool: pool, isReadOnly: false)
+    }
+
+    /// Opens an existing archive for reading and writing, applying any pending migration.
+    ///
+    /// - Throws: ``ArchiveError/missing(path:)`` when there is no file,
+    ///   ``ArchiveError/notAnArchive(path:reason:)`` when the file is not a qbarchive archive, and
+    ///   ``ArchiveError/newerFormat(path:)`` when a newer qbarchive wrote it.
+    public static func open(at path: String) throws -> Archive {
+        guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
+        try probe(path: path, requireComplete: false)
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
+        try migrator.migrate(pool)
+        return Archive(path: path, pool: pool, isReadOnly: false)
+    }
+
+    /// Opens an existing archive for reading only, for services that must never write.
+    ///
+    /// - Throws: the errors of ``open(at:)``, and ``ArchiveError/needsUpgrade(path:)`` when the
+    ///   archive's schema is older than this build's (it cannot be migrated without writing).
+    public static func openReadOnly(at path: String) throws -> Archive {
+        guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
+        try probe(path: path, requireComplete: true)
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: true))
+        return Archive(path: path, pool: pool, isReadOnly: true)
+    }
+
+    /// The current time in unix seconds, the unit of every timestamp in the archive.
+    public static func now() -> Int {
+        Int(Date().timeIntervalSince1970)
+    }
+
+    /// The value of `archive_meta.format`, which marks a SQLite file as a qbarchive archive.
+    static let formatName = "qbarchive"
+
+    /// Verifies that `path` is a qbarchive archive this build can use, without changing the file.
+    ///
+    /// Checked through a read-only connection before the pool opens: a `DatabasePool` would switch
+    /// a foreign SQLite file to WAL mode, and a migration would add tables to it.
+    private static func probe(path: String, requireComplete: Bool) throws {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeout)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            try queue.read { db in try check(db, path: path, requireComplete: requireComplete) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw ArchiveError.notAnArchive(path: path, reason: "not a SQLite database")
+        }
+    }
+
+    private static func check(_ db: Database, path: String, requireComplete: Bool) throws {
+        guard try db.tableExists("archive_meta") else {
+            throw ArchiveError.notAnArchive(path: path, reason: "a SQLite database without an archive_meta table")
+        }
+        let format = try String.fetchOne(db, sql: "SELECT format FROM archive_meta WHERE id = 1")
+        guard format == formatName else {
+            throw ArchiveError.notAnArchive(path: path, reason: "archive_meta does not name the qbarchive format")
+        }
+        if try migrator.hasBeenSuperseded(db) { throw ArchiveError.newerFormat(path: path) }
+        if requireComplete, try !migrator.hasCompletedMigrations(db) {
+            throw ArchiveError.needsUpgrade(path: path)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Why the archive could not be opened, read or written.
+///
+/// The crawler maps ``missing(path:)``, ``notAnArchive(path:reason:)`` and ``newerFormat(path:)``
+/// to exit code 10 ("archive missing or unreadable"); the others are ordinary errors.
+public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
+    /// No file at the path given to ``Archive/open(at:)`` or ``Archive/openReadOnly(at:)``.
+    case missing(path: String)
+    /// ``Archive/create(at:)`` refuses to touch an existing file.
+    case alreadyExists(path: String)
+    /// The file exists but is not a qbarchive archive (not SQLite, or SQLite without `archive_meta`).
+    case notAnArchive(path: String, reason: String)
+    /// The archive has migrations this build does not know: it was written by a newer qbarchive.
+    case newerFormat(path: String)
+    /// A read-only open found migrations still to apply.
+    case needsUpgrade(path: String)
+    /// An item of a page could not be decoded as a QuickBlox record.
+    case undecodableItem(kind: String, index: Int, reason: String)
+    /// A message of a page belongs to another dialog than the page.
+    case messageOutsideDialog(messageID: String, messageDialogID: String, pageDialogID: String)
+    /// A substring search needs at least three characters (the trigram index cannot match fewer).
+    case substringTooShort(String)
+    /// The run id given to ``Archive/finishRun(_:status:counts:error:at:)`` does not exist.
+    case unknownRun(Int64)
+    /// A fault injected by a test, to prove a failed page leaves no trace.
+    case injectedFault(afterMessages: Int)
+
+    public var errorDescription: String? {
+        switch self {
+        case .missing(let path):
+            return "No archive at \(path). Create one first (a first crawl creates it) or check the --archive path."
+        case .alreadyExists(let path):
+            return "\(path) already exists; open it instead of creating it, or choose another path."
+        case .notAnArchive(let path, let reason):
+            return "\(path) is not a qbarchive archive (\(reason)). Check the --archive path; nothing was changed."
+        case .newerFormat(let path):
+            return "\(path) was written by a newer qbarchive. Upgrade qbarchive to read or write it."
+        case .needsUpgrade(let path):
+            return
+                "\(path) uses an older archive format. Open it once read-write (for example with a crawl) to upgrade it."
+        case .undecodableItem(let kind, let index, let reason):
+            return "Item \(index) of the \(kind) page could not be read: \(reason). The page was not archived."
+        case .messageOutsideDialog(let messageID, let messageDialogID, let pageDialogID):
+            return
+                "Message \(messageID) belongs to dialog \(messageDialogID), not to the page's dialog \(pageDialogID). "
+                + "The page was not archived."
+        case .substringTooShort(let text):
+            return "Substring search needs at least 3 characters; \"\(text)\" is shorter. Use a word search instead."
+        case .unknownRun(let id):
+            return "Run \(id) is not recorded in this archive; begin a run before finishing it."
+        case .injectedFault(let count):
+            return "Injected fault after \(count) messages (test only)."
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+import QuickBlox
+
+/// The columns of one message as the archive stores them, derived from the decoded model and the raw JSON.
+///
+/// The content hash covers what a user can edit — text, attachments, custom parameters — as
+/// canonical JSON (`JSONValue.serialized()` sorts keys), so key order, read/delivered marking and
+/// `updated_at` bumps never look like edits.
+struct MessageContent {
+    let message: Message
+    let raw: String
+    let attachments: String
+    let custom: String
+    let readIDs: String
+    let deliveredIDs: String
+    let contentHash: Data
+
+    init(message: Message, raw: JSONValue) {
+        self.message = message
+        self.raw = raw.jsonString
+        let attachmentsJSON = JSONValue.array(message.attachments.map(\.json))
+        let customJSON = JSONValue.object(message.customParameters)
+        attachments = attachmentsJSON.jsonString
+        custom = customJSON.jsonString
+        readIDs = JSONValue.array(message.readIDs.map(JSONValue.int)).jsonString
+        deliveredIDs = JSONValue.array(message.deliveredIDs.map(JSONValue.int)).jsonString
+        let content: JSONValue = [
+            "attachments": attachmentsJSON,
+            "custom": customJSON,
+            "text": message.text.map(JSONValue.string) ?? .null,
+        ]
+        contentHash = Data(SHA256.hash(data: content.serialized()))
+    }
+
+    /// Decodes a page's raw items, checking that each belongs to `dialogID`.
+    static func decodePage(_ rawItems: [JSONValue], dialogID: String) throws -> [MessageContent] {
+        var contents: [MessageContent] = []
+        contents.reserveCapacity(rawItems.count)
+        for (index, raw) in rawItems.enumerated() {
+            let message: Message
+            do {
+                message = try Message(json: raw)
+            } catch {
+                throw ArchiveError.undecodableItem(
+                    kind: "message", index: index, reason: error.errorDescription ?? "\(error)")
+            }
+            guard message.chatDialogID == dialogID else {
+                throw ArchiveError.messageOutsideDialog(
+                    messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: dialogID)
+            }
+            contents.append(MessageContent(message: message, raw: raw))
+        }
+        return contents
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import QuickBlox
+
+/// Writes the messages of one page inside an open write transaction.
+///
+/// The per-message loop is the archive's hot path, so it uses cached prepared statements with
+/// bound arguments instead of Codable records, and maintains the two external-content FTS5
+/// indexes with explicit statements: triggers would run each statement in its own savepoint and
+/// flush FTS5's pending terms every time (several times slower; see docs/archive-schema.md).
+struct PageWriter {
+    private let db: Database
+    private let time: Int
+    private(set) var counts = PageCounts()
+
+    private let select: Statement
+    private let insert: Statement
+    private let update: Statement
+    private let touch: Statement
+    private let saveRevision: Statement
+    private let indexWords: Statement
+    private let indexTrigrams: Statement
+    private let unindexWords: Statement
+    private let unindexTrigrams: Statement
+
+    init(db: Database, time: Int) throws {
+        self.db = db
+        self.time = time
+        select = try db.cachedStatement(
+            sql: "SELECT rowid, content_hash, updated_at, raw, text FROM messages WHERE id = ?")
+        insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        update = try db.cachedStatement(
+            sql: """
+                UPDATE messages SET sender_id = ?, recipient_id = ?, date_sent = ?, created_at = ?, updated_at = ?,
+                    text = ?, attachments = ?, custom = ?, read_ids = ?, delivered_ids = ?, raw = ?, content_hash = ?,
+                    last_seen_at = ?, edited = edited + ?, deleted_at = NULL
+                WHERE rowid = ?
+                """)
+        touch = try db.cachedStatement(
+            sql: "UPDATE messages SET last_seen_at = ?, deleted_at = NULL WHERE rowid = ?")
+        saveRevision = try db.cachedStatement(
+            sql: """
+                INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
+                    updated_at, observed_at, superseded_at)
+                SELECT id, edited + 1, text, attachments, custom, raw, content_hash, updated_at,
+                    COALESCE((SELECT MAX(superseded_at) FROM message_revisions r WHERE r.message_id = m.id),
+                        first_seen_at),
+                    ?
+                FROM messages m WHERE rowid = ?
+                """)
+        indexWords = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
+        indexTrigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
+        unindexWords = try db.cachedStatement(
+            sql: "INSERT INTO message_words (message_words, rowid, text) VALUES ('delete', ?, ?)")
+        unindexTrigrams = try db.cachedStatement(
+            sql: "INSERT INTO message_trigrams (message_trigrams, rowid, text) VALUES ('delete', ?, ?)")
+    }
+
+    /// Inserts, revises, refreshes or touches one message.
+    mutating func write(_ content: MessageContent) throws {
+        let message = content.message
+        guard let existing = try Row.fetchOne(select, arguments: [message.id]) else {
+            try insert.execute(arguments: [
+                message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
+                message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
+                content.readIDs, content.deliveredIDs, content.raw, content.contentHash, time, time,
+            ])
+            let rowID = db.lastInsertedRowID
+            try index(rowID: rowID, text: message.text)
+            counts.new += 1
+            return
+        }
+        let rowID: Int64 = existing["rowid"]
+        let storedHash: Data = existing["content_hash"]
+        let storedUpdatedAt: Int? = existing["updated_at"]
+        let storedRaw: String = existing["raw"]
+
+        if let incoming = message.updatedAt, let stored = storedUpdatedAt, incoming < stored {
+            // An older copy than the one archived (a page fetched before a concurrent edit).
+            try touch.execute(arguments: [time, rowID])
+            counts.unchanged += 1
+            return
+        }
+        if storedHash != content.contentHash {
+            let storedText: String? = existing["text"]
+            try saveRevision.execute(arguments: [time, rowID])
+            try unindexWords.execute(arguments: [rowID, storedText])
+            try unindexTrigrams.execute(arguments: [rowID, storedText])
+            try refresh(rowID: rowID, content, edited: true)
+            try index(rowID: rowID, text: message.text)
+            counts.edited += 1
+        } else if storedRaw != content.raw {
+            try refresh(rowID: rowID, content, edited: false)
+            counts.unchanged += 1
+        } else {
+            try touch.execute(arguments: [time, rowID])
+            counts.unchanged += 1
+        }
+    }
+
+    private func refresh(rowID: Int64, _ content: MessageContent, edited: Bool) throws {
+        let message = content.message
+        try update.execute(arguments: [
+            message.senderID, message.recipientID, message.dateSent, message.createdAt, message.updatedAt,
+            message.text, content.attachments, content.custom, content.readIDs, content.deliveredIDs, content.raw,
+            content.contentHash, time, edited ? 1 : 0, rowID,
+        ])
+    }
+
+    private func index(rowID: Int64, text: String?) throws {
+        try indexWords.execute(arguments: [rowID, text])
+        try indexTrigrams.execute(arguments: [rowID, text])
+    }
+}

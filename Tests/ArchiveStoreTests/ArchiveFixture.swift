@@ -1,0 +1,84 @@
+import Foundation
+import QuickBlox
+
+@testable import ArchiveStore
+
+/// A directory under the system temp directory, removed when the fixture goes away.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "qbarchive-store-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// An archive in a fresh temporary directory, with dialogs and message builders for tests.
+struct ArchiveFixture {
+    static let dialogID = objectID(0xD1A)
+    static let otherDialogID = objectID(0xD1B)
+    /// 2024-03-01T12:00:00Z.
+    static let baseTime = 1_709_294_400
+
+    let directory: TemporaryDirectory
+    let archive: Archive
+
+    /// Creates an archive holding two group dialogs with occupants 1, 2 and 3.
+    init() async throws {
+        directory = try TemporaryDirectory()
+        archive = try Archive.create(at: directory.file("chat.qbarchive"), now: Self.baseTime)
+        try await archive.upsertDialogs(
+            rawItems: [Self.dialog(Self.dialogID).json, Self.dialog(Self.otherDialogID).json], at: Self.baseTime)
+    }
+
+    /// A 24-hex ObjectId for a number.
+    static func objectID(_ number: Int) -> String {
+        let hex = String(number, radix: 16)
+        return String(repeating: "0", count: 24 - hex.count) + hex
+    }
+
+    static func dialog(_ id: String, occupants: [Int] = [1, 2, 3], name: String = "Team München") -> Dialog {
+        Dialog(
+            id: id, type: .group, name: name, userID: 1, occupantIDs: occupants, createdAt: baseTime - 86_400,
+            updatedAt: baseTime)
+    }
+
+    /// A message of ``dialogID`` sent `offset` seconds after ``baseTime``.
+    static func message(
+        _ number: Int, text: String?, offset: Int = 0, dialogID: String = dialogID, readIDs: [Int] = [1],
+        updatedAt: Int? = nil, attachments: [Attachment] = [], custom: [String: JSONValue] = [:]
+    ) -> Message {
+        Message(
+            id: objectID(number), chatDialogID: dialogID, text: text, dateSent: baseTime + offset,
+            senderID: 1 + number % 3,
+            recipientID: 0, attachments: attachments, readIDs: readIDs, deliveredIDs: [1, 2, 3],
+            createdAt: baseTime + offset, updatedAt: updatedAt ?? baseTime + offset, extra: custom)
+    }
+
+    /// Writes messages as one page of ``dialogID`` with a cursor at the last one.
+    @discardableResult
+    func write(_ messages: [Message], dialogID: String = dialogID, at time: Int = baseTime) async throws -> PageCounts {
+        let cursor = CrawlCursor().advanced(over: messages)
+        return try await archive.writePage(dialogID: dialogID, rawItems: messages.map(\.json), cursor: cursor, at: time)
+    }
+}
+
+extension CrawlCursor {
+    /// The cursor after `messages` (the crawler's rule, repeated here to build realistic cursors).
+    func advanced(over messages: [Message]) -> CrawlCursor {
+        var next = self
+        for message in messages {
+            if let current = next.dateSent, message.dateSent < current { continue }
+            if message.dateSent != next.dateSent {
+                next.dateSent = message.dateSent
+                next.idsAtDateSent = []
+            }
+            next.idsAtDateSent.insert(message.id)
+        }
+        return next
+    }
+}

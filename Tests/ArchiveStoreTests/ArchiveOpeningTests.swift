@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import QuickBlox
+import Testing
+
+@testable import ArchiveStore
+
+@Suite("Creating and opening archives")
+struct ArchiveOpeningTests {
+    @Test func schemaComesFromMigrationsWithBothTokenizers() async throws {
+        let fixture = try await ArchiveFixture()
+        let (tables, words, trigrams, migrations) = try await fixture.archive.pool.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_words'") ?? "",
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_trigrams'") ?? "",
+                try Archive.migrator.appliedIdentifiers(db)
+            )
+        }
+        for table in [
+            "archive_meta", "users", "dialogs", "messages", "message_revisions", "dialog_membership", "crawl_state",
+            "runs", "message_words", "message_trigrams", "grdb_migrations",
+        ] {
+            #expect(tables.contains(table), "missing table \(table)")
+        }
+        #expect(words.contains("fts5"))
+        #expect(words.contains("unicode61 remove_diacritics 2"))
+        #expect(words.contains("prefix='2 3'"))
+        #expect(words.contains("content='messages'"))
+        #expect(trigrams.contains("tokenize='trigram'"))
+        #expect(trigrams.contains("content='messages'"))
+        #expect(migrations == ["v1"])
+    }
+
+    @Test func indexesAndNoTriggers() async throws {
+        let fixture = try await ArchiveFixture()
+        let (indexSQL, triggers) = try await fixture.archive.pool.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger'") ?? -1
+            )
+        }
+        let all = indexSQL.joined(separator: "\n")
+        #expect(all.contains(#"ON "messages"("dialog_id", "date_sent", "id")"#))
+        #expect(all.contains(#"ON "messages"("sender_id", "date_sent")"#))
+        #expect(all.contains(#"ON "messages"("date_sent")"#))
+        #expect(triggers == 0, "the FTS indexes are maintained by explicit statements, not triggers")
+    }
+
+    @Test func walSynchronousNormalForeignKeysAndApplicationID() async throws {
+        let fixture = try await ArchiveFixture()
+        let (journal, synchronous, foreignKeys, applicationID) = try await fixture.archive.pool.write { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try Int.fetchOne(db, sql: "PRAGMA foreign_keys"),
+                try Int.fetchOne(db, sql: "PRAGMA application_id")
+            )
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 1, "1 is NORMAL")
+        #expect(foreignKeys == 1)
+        #expect(applicationID == Archive.applicationID)
+    }
+
+    @Test func reopeningIsIdempotentAndKeepsIdentity() async throws {
+        let fixture = try await ArchiveFixture()
+        try await fixture.write([ArchiveFixture.message(1, text: "Hallo")])
+        let identity = try await fixture.archive.identity()
+        #expect(identity.createdAt == ArchiveFixture.baseTime)
+
+        for _ in 0..<2 {
+            let reopened = try Archive.open(at: fixture.archive.path)
+            #expect(try await reopened.identity() == identity)
+            #expect(try await reopened.counts().messages == 1)
+            let migrations = try await reopened.pool.read { try Archive.migrator.appliedIdentifiers($0) }
+            #expect(migrations == ["v1"])
+        }
+    }
+
+    @Test func openingAMissingFileFailsAndCreatesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("absent.qbarchive")
+        #expect(throws: ArchiveError.missing(path: path)) { try Archive.open(at: path) }
+        #expect(throws: ArchiveError.missing(path: path)) { try Archive.openReadOnly(at: path) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func openingAFileThatIsNotSQLiteFails() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("notes.txt")
+        let text = String(repeating: "These are not the messages you are looking for.\n", count: 100)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: ArchiveError.self) { try Archive.open(at: path) }
+        guard case .notAnArchive(let errorPath, _) = error else {
+            Issue.record("expected notAnArchive, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(error?.errorDescription?.contains("is not a qbarchive archive") == true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "the file is left untouched")
+    }
+
+    @Test func openingAnotherSQLiteDatabaseFails() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("other.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)") }
+        try queue.close()
+        let error = #expect(throws: ArchiveError.self) { try Archive.open(at: path) }
+        guard case .notAnArchive = error else {
+            Issue.record("expected notAnArchive, got \(String(describing: error))")
+            return
+        }
+        let (tables, journal) = try DatabaseQueue(path: path).read {
+            (
+                try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"),
+                try String.fetchOne($0, sql: "PRAGMA journal_mode")
+            )
+        }
+        #expect(tables == ["notes"], "no migration ran on a foreign database")
+        #expect(journal == "delete", "the foreign database was not switched to WAL")
+    }
+
+    @Test func anArchiveFromANewerQbarchiveIsRefused() async throws {
+        let fixture = try await ArchiveFixture()
+        try await fixture.archive.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        let path = fixture.archive.path
+        #expect(throws: ArchiveError.newerFormat(path: path)) { try Archive.open(at: path) }
+        #expect(throws: ArchiveError.newerFormat(path: path)) { try Archive.openReadOnly(at: path) }
+    }
+
+    @Test func createRefusesAnExistingFile() async throws {
+        let fixture = try await ArchiveFixture()
+        let path = fixture.archive.path
+        #expect(throws: ArchiveError.alreadyExists(path: path)) { try Archive.create(at: path) }
+    }
+
+    @Test func readOnlyOpenReadsButCannotWrite() async throws {
+        let fixture = try await ArchiveFixture()
+        try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
+        let reader = try Archive.openReadOnly(at: fixture.archive.path)
+        #expect(reader.isReadOnly)
+        #expect(try await reader.counts().messages == 1)
+        await #expect(throws: DatabaseError.self) {
+            try await reader.writePage(
+                dialogID: ArchiveFixture.dialogID, rawItems: [ArchiveFixture.message(2, text: "nope").json],
+                cursor: CrawlCursor())
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import GRDB
+import QuickBlox
+import Testing
+
+@testable import ArchiveStore
+
+@Suite("Streaming and bulk ingest")
+struct ExportTests {
+    typealias F = ArchiveFixture
+
+    @Test func streamingIsInDialogDateAndIDOrder() async throws {
+        let fixture = try await ArchiveFixture()
+        // Written out of order, across pages and dialogs, with ties on date_sent.
+        try await fixture.write([F.message(5, text: "e", offset: 30), F.message(4, text: "d", offset: 10)])
+        try await fixture.write(
+            [
+                F.message(3, text: "c", offset: 10, dialogID: F.otherDialogID),
+                F.message(1, text: "a", offset: 20, dialogID: F.otherDialogID),
+            ],
+            dialogID: F.otherDialogID)
+        try await fixture.write([F.message(2, text: "b", offset: 10)])
+        try await fixture.archive.tombstoneMessages(ids: [F.objectID(4)])
+
+        var seen: [String] = []
+        try fixture.archive.forEachMessage { seen.append($0.text ?? "") }
+        // Dialog D1A (ids 2, 4 at +10; 5 at +30) sorts before D1B (3 at +10; 1 at +20).
+        #expect(seen == ["b", "d", "e", "c", "a"])
+    }
+
+    @Test func anErrorInTheBodyStopsTheStream() async throws {
+        struct Stop: Error {}
+        let fixture = try await ArchiveFixture()
+        try await fixture.write((1...3).map { F.message($0, text: "m\($0)", offset: $0) })
+        var count = 0
+        #expect(throws: Stop.self) {
+            try fixture.archive.forEachMessage { _ in
+                count += 1
+                if count == 2 { throw Stop() }
+            }
+        }
+        #expect(count == 2)
+    }
+
+    @Test func aTwentyThousandMessageIngestStaysConsistent() async throws {
+        let fixture = try await ArchiveFixture()
+        let phrases = [
+            "Grüße aus München", "C++ vs. C#", "Wir sehen uns im Café 🙂", "Can you review the PR?",
+            "Привет, как дела?", "東京で会いましょう", "ok 👍", "Die Präsentation ist fertig",
+        ]
+        var cursor = CrawlCursor()
+        let pageSize = 100
+        for page in 0..<200 {
+            let messages = (0..<pageSize).map { index in
+                let number = page * pageSize + index
+                return F.message(number + 1, text: "\(phrases[number % phrases.count]) #\(number)", offset: number / 3)
+            }
+            cursor = cursor.advanced(over: messages)
+            let counts = try await fixture.archive.writePage(
+                dialogID: F.dialogID, rawItems: messages.map(\.json), cursor: cursor)
+            #expect(counts.new == pageSize)
+        }
+        #expect(try await fixture.archive.counts().messages == 20_000)
+        #expect(try await fixture.archive.searchWords("munchen", limit: 10_000).count == 2500)
+        #expect(try await fixture.archive.searchSubstring("++ vs", limit: 10_000).count == 2500)
+        let integrity = try await fixture.archive.pool.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        }
+        #expect(integrity == ["ok"])
+        try await expectIndexesConsistent(fixture.archive)
+        var streamed = 0
+        try fixture.archive.forEachMessage { _ in streamed += 1 }
+        #expect(streamed == 20_000)
+    }
+}
