@@ -110,6 +110,9 @@ let package = Package(
             name: "qbarchive",
             dependencies: [
                 "QuickBlox",
+                "QuickBloxClient",
+                "ArchiveStore",
+                "Crawler",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

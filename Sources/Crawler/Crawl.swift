@@ -1,3 +1,4 @@
+import ArchiveStore
 import Foundation
 import Logging
 import QuickBlox
@@ -45,6 +46,9 @@ public struct Crawl: Sendable {
         self.events = events
     }
 
+    /// How far back the `updated_at` pass reaches before the last run's start, for clock skew.
+    public static let clockMargin = 300
+
     /// A dialog to crawl and the user whose view reads it (`nil`: the session's own user).
     struct Target: Sendable {
         var dialog: Dialog
@@ -70,7 +74,13 @@ public struct Crawl: Sendable {
             }
             if Task.isCancelled { summary.status = .interrupted }
         } catch let error as QuickBloxClientError {
-            if case .cancelled = error { summary.status = .interrupted } else { summary.status = .failed }
+            switch error {
+            case .cancelled: summary.status = .interrupted
+            case .authenticationFailed:
+                summary.status = .failed
+                summary.authenticationFailed = true
+            default: summary.status = .failed
+            }
             summary.error = error.localizedDescription
         } catch is CancellationError {
             summary.status = .interrupted
@@ -121,7 +131,7 @@ public struct Crawl: Sendable {
 
     /// Crawls dialogs `options.concurrency` at a time; a dialog that fails is recorded and the rest go on.
     func crawlMessages(_ targets: [Target], since: Int?, runStart: Int, into summary: inout CrawlSummary) async throws {
-        try await withThrowingTaskGroup(of: (String, Result<StoreCounts, any Error>).self) { group in
+        try await withThrowingTaskGroup(of: (String, Result<PageCounts, any Error>).self) { group in
             var next = 0
             var done = 0
             func addNext() {
@@ -170,10 +180,17 @@ public struct Crawl: Sendable {
     }
 
     /// New messages from the dialog's cursor, then messages changed since the last completed run.
-    func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> StoreCounts {
-        var counts = StoreCounts()
+    func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> PageCounts {
+        var counts = PageCounts()
         let start = try await archive.cursor(dialogID: target.dialog.id)
-        let hasNew = start.dateSent == nil || (target.dialog.lastMessageDateSent ?? Int.max) >= (start.dateSent ?? 0)
+        // The dialog's newest message says whether anything is new since the cursor (an empty dialog has
+        // none; a message that arrives later also shows in the updated_at pass).
+        var hasNew = false
+        if let newest = target.dialog.lastMessageDateSent {
+            hasNew =
+                start.dateSent == nil || newest > (start.dateSent ?? 0)
+                || (newest == start.dateSent && !start.idsAtDateSent.contains(target.dialog.lastMessageID ?? ""))
+        }
         var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
         pager.pageSize = options.pageSize
         if hasNew {
@@ -186,8 +203,10 @@ public struct Crawl: Sendable {
         }
         if let since {
             // Edits (and messages created late with an old date_sent) show as updated_at after the last run.
-            pager.filters = [("updated_at[gt]", String(since))]
-            try await pager.walk(from: MessageCursor()) { batch in
+            // `gte` and a margin: the server's clock is not ours, and seconds are coarse; re-reading a few
+            // unchanged messages costs nothing, missing an edit loses it.
+            pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))]
+            try await pager.walk(from: CrawlCursor()) { batch in
                 let stored = try await archive.storeMessages(
                     Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
                     observedAt: runStart)
@@ -215,7 +234,7 @@ public struct Crawl: Sendable {
             var onServer: Set<String> = []
             var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
             pager.pageSize = options.pageSize
-            try await pager.walk(from: MessageCursor()) { batch in
+            try await pager.walk(from: CrawlCursor()) { batch in
                 onServer.formUnion(batch.messages.map(\.id))
                 let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
                 if !missed.isEmpty {
@@ -235,8 +254,8 @@ public struct Crawl: Sendable {
     }
 }
 
-extension StoreCounts {
-    mutating func add(_ other: StoreCounts) {
+extension PageCounts {
+    mutating func add(_ other: PageCounts) {
         new += other.new
         edited += other.edited
         unchanged += other.unchanged

@@ -1,3 +1,4 @@
+import ArchiveStore
 import QuickBlox
 
 /// What a crawl needs from an archive: the narrow seam between the crawler and a storage backend.
@@ -19,11 +20,11 @@ public protocol CrawlArchive: Sendable {
     func storeDialogs(_ dialogs: [(Dialog, JSONValue)], observedAt: Int) async throws
 
     /// Where a dialog's message crawl stands.
-    func cursor(dialogID: String) async throws -> MessageCursor
+    func cursor(dialogID: String) async throws -> CrawlCursor
     /// Stores one page of messages and, in the same transaction, the dialog's new cursor (when given).
     func storeMessages(
-        _ messages: [(Message, JSONValue)], dialogID: String, cursor: MessageCursor?, observedAt: Int
-    ) async throws -> StoreCounts
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int
+    ) async throws -> PageCounts
 
     /// Ids of a dialog's archived, not-deleted messages (for `--reconcile`).
     func liveMessageIDs(dialogID: String) async throws -> Set<String>
@@ -33,17 +34,4 @@ public protocol CrawlArchive: Sendable {
     func tombstoneMessages(_ ids: [String], deletedAt: Int) async throws
     /// Tombstones a dialog no longer on the server; its messages stay.
     func tombstoneDialog(_ id: String, deletedAt: Int) async throws
-}
-
-/// What storing a page did.
-public struct StoreCounts: Sendable, Hashable {
-    public var new = 0
-    public var edited = 0
-    public var unchanged = 0
-
-    public init(new: Int = 0, edited: Int = 0, unchanged: Int = 0) {
-        self.new = new
-        self.edited = edited
-        self.unchanged = unchanged
-    }
 }

@@ -29,8 +29,21 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     /// Failed dialogs and why, and the error that stopped a failed run.
     public var failures: [String: String] = [:]
     public var error: String?
+    /// The run stopped because QuickBlox refused the credentials.
+    public var authenticationFailed = false
 
     public init(startedAt: Int) { self.startedAt = startedAt }
+
+    /// The process exit code for scheduled runs: 0 complete, 1 error, 3 partial, 12 authentication
+    /// failed, 130 interrupted. (2 usage, 10 archive and 11 locked are decided before a run starts.)
+    public var exitCode: Int32 {
+        switch status {
+        case .complete: 0
+        case .partial: 3
+        case .interrupted: 130
+        case .failed: authenticationFailed ? 12 : 1
+        }
+    }
 
     /// `crawl complete: 12 dialogs, 340 new, 2 edited, 1 deleted; 57 requests (3 retries), 1.2 MB in 4 s`
     public var line: String {

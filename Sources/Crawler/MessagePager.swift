@@ -1,3 +1,4 @@
+import ArchiveStore
 import QuickBlox
 import QuickBloxClient
 
@@ -16,7 +17,7 @@ public struct MessagePager: Sendable {
         /// Those messages exactly as the server sent them.
         public var rawMessages: [JSONValue]
         /// The cursor once this batch is archived.
-        public var cursor: MessageCursor
+        public var cursor: CrawlCursor
         /// Items the server returned, duplicates included.
         public var received: Int
     }
@@ -39,7 +40,7 @@ public struct MessagePager: Sendable {
     /// `body` runs once per page, in order; if it throws, the walk stops there and the error propagates,
     /// so a page is never fetched past one that was not saved.
     public func walk(
-        from start: MessageCursor, _ body: (Batch) async throws -> Void
+        from start: CrawlCursor, _ body: (Batch) async throws -> Void
     ) async throws {
         var cursor = start
         // Items already returned at the cursor second in this walk: where `skip` resumes inside a burst.

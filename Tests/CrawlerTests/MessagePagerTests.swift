@@ -1,3 +1,4 @@
+import ArchiveStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -53,7 +54,7 @@ struct MessagePagerTests {
 
     static func reader(of dialog: Dialog) -> Int { dialog.occupantIDs.first ?? 100_001 }
 
-    static func walkAll(_ pager: MessagePager, from start: MessageCursor = MessageCursor()) async throws
+    static func walkAll(_ pager: MessagePager, from start: CrawlCursor = CrawlCursor()) async throws
         -> (raw: [JSONValue], batches: [MessagePager.Batch])
     {
         var raw: [JSONValue] = []
@@ -111,10 +112,10 @@ struct MessagePagerTests {
             struct Stop: Error {}
             for stopAfter in [1, 3, 7] {
                 var first: [JSONValue] = []
-                var saved = MessageCursor()
+                var saved = CrawlCursor()
                 var pages = 0
                 do {
-                    try await pager.walk(from: MessageCursor()) { batch in
+                    try await pager.walk(from: CrawlCursor()) { batch in
                         first += batch.rawMessages
                         saved = batch.cursor
                         pages += 1
@@ -171,7 +172,7 @@ struct MessagePagerTests {
             for dialog in before.dialogs {
                 var pager = MessagePager(client: client, dialogID: dialog.id, onBehalfOf: Self.reader(of: dialog))
                 pager.pageSize = 50
-                try await pager.walk(from: MessageCursor()) { batch in
+                try await pager.walk(from: CrawlCursor()) { batch in
                     walkedIDs += batch.messages.map(\.id)
                     // The world moves on between pages.
                     _ = try await hooks.execute(uri: "/_emulator/live?count=3", method: .post)

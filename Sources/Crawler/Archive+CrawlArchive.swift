@@ -1,0 +1,59 @@
+import ArchiveStore
+import QuickBlox
+
+/// The SQLite archive as the crawler's storage backend.
+extension Archive: CrawlArchive {
+    public func beginRun(startedAt: Int, scope: String) async throws -> Int64 {
+        try await beginRun(scope: scope, at: startedAt)
+    }
+
+    public func finishRun(_ id: Int64, summary: CrawlSummary) async throws {
+        let status: RunStatus =
+            switch summary.status {
+            case .complete: .complete
+            case .partial: .partial
+            case .failed: .failed
+            case .interrupted: .interrupted
+            }
+        let counts = RunCounts(
+            dialogs: summary.dialogs, newMessages: summary.messagesNew, editedMessages: summary.messagesEdited,
+            deletedMessages: summary.messagesDeleted, requests: summary.requests, retries: summary.retries,
+            bytes: summary.bytes)
+        try await finishRun(
+            id, status: status, counts: counts, error: summary.error, at: summary.finishedAt ?? Archive.now())
+    }
+
+    public func storeUsers(_ users: [(User, JSONValue)], observedAt: Int) async throws {
+        _ = try await upsertUsers(rawItems: users.map(\.1), at: observedAt)
+    }
+
+    public func storeDialogs(_ dialogs: [(Dialog, JSONValue)], observedAt: Int) async throws {
+        _ = try await upsertDialogs(rawItems: dialogs.map(\.1), at: observedAt)
+    }
+
+    public func cursor(dialogID: String) async throws -> CrawlCursor {
+        try await crawlState(dialogID: dialogID)?.cursor ?? CrawlCursor()
+    }
+
+    public func storeMessages(
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int
+    ) async throws -> PageCounts {
+        try await writePage(dialogID: dialogID, rawItems: messages.map(\.1), cursor: cursor, at: observedAt)
+    }
+
+    public func liveMessageIDs(dialogID: String) async throws -> Set<String> {
+        Set(try await liveMessageIDs(dialogID: dialogID) as [String])
+    }
+
+    public func liveDialogIDs() async throws -> Set<String> {
+        Set(try await liveDialogIDs() as [String])
+    }
+
+    public func tombstoneMessages(_ ids: [String], deletedAt: Int) async throws {
+        _ = try await tombstoneMessages(ids: ids, at: deletedAt)
+    }
+
+    public func tombstoneDialog(_ id: String, deletedAt: Int) async throws {
+        _ = try await tombstoneDialog(id: id, at: deletedAt)
+    }
+}

@@ -1,0 +1,114 @@
+import ArchiveStore
+import ArgumentParser
+import Crawler
+import Foundation
+import Logging
+import QuickBloxClient
+
+/// `qbarchive crawl`: one backup run of a QuickBlox application into an archive.
+struct CrawlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crawl",
+        abstract: "Archive every dialog and message of a QuickBlox application (incremental, resumable).",
+        discussion: """
+            Safe to run from cron every few minutes: each run asks only for what is new or changed since the last \
+            completed run, never marks anything read (mark_as_read=0), and holds a lock on the archive.
+
+            Credentials come from flags, the environment (QB_ENDPOINT, QB_APP_ID, QB_AUTH_KEY, QB_AUTH_SECRET, \
+            QB_LOGIN, QB_PASSWORD, QB_API_KEY) or --config FILE (the same names as KEY=VALUE lines). Prefer the \
+            environment or a config file for secrets: flags show in process listings.
+
+            Exit codes: 0 complete, 1 error, 2 usage, 3 partial (some dialogs failed after retries; the rest were \
+            archived), 10 archive unreadable, 11 locked by another crawl, 12 authentication failed, 130 interrupted.
+
+            Examples:
+              QB_ENDPOINT=http://127.0.0.1:8089 QB_APP_ID=1 QB_AUTH_KEY=emulator-auth-key \\
+                QB_AUTH_SECRET=emulator-auth-secret QB_LOGIN=user1 QB_PASSWORD=password1 \\
+                qbarchive crawl --archive chat.sqlite
+              qbarchive crawl --archive all.sqlite --scope app --config /etc/qbarchive.conf --quiet
+            """
+    )
+
+    @Option(help: "The archive file; created on the first run.") var archive: String
+    @Option(help: "QuickBlox API base URL (QB_ENDPOINT).") var endpoint: String?
+    @Option(help: "Application id (QB_APP_ID).") var appId: String?
+    @Option(help: "Application auth key (QB_AUTH_KEY).") var authKey: String?
+    @Option(help: "Application auth secret (QB_AUTH_SECRET).") var authSecret: String?
+    @Option(help: "User login (QB_LOGIN).") var login: String?
+    @Option(help: "User password (QB_PASSWORD).") var password: String?
+    @Option(help: "API key for --scope app (QB_API_KEY).") var apiKey: String?
+    @Option(help: "A KEY=VALUE file with the QB_* settings.") var config: String?
+    @Option(help: "user: the logged-in user's dialogs; app: every user's, through an API key.")
+    var scope: CrawlSettings.Scope = .user
+    @Option(name: .customLong("dialog"), help: "Only this dialog (repeatable).") var dialogs: [String] = []
+    @Option(help: "Dialogs crawled at once.") var concurrency = 4
+    @Option(help: "Client-side limit on requests per second (QuickBlox's lowest plan allows 80).") var maxRps = 50.0
+    @Flag(help: "Compare server counts with the archive and record deletions as tombstones.") var reconcile = false
+    @Flag(help: "One JSON event per line (progress, warnings, summary).") var json = false
+    @Flag(help: "Errors and the final summary only.") var quiet = false
+    @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard maxRps > 0 else { throw ValidationError("--max-rps must be positive") }
+        guard !(json && quiet) else { throw ValidationError("--json and --quiet cannot be combined") }
+    }
+
+    func run() async throws {
+        let flags = [
+            "QB_ENDPOINT": endpoint, "QB_APP_ID": appId, "QB_AUTH_KEY": authKey, "QB_AUTH_SECRET": authSecret,
+            "QB_LOGIN": login, "QB_PASSWORD": password, "QB_API_KEY": apiKey,
+        ].compactMapValues { $0 }
+        let settings: CrawlSettings
+        do {
+            settings = try CrawlSettings.resolve(
+                scope: scope, flags: flags, environment: ProcessInfo.processInfo.environment, configFile: config)
+        } catch {
+            throw ValidationError(error.localizedDescription)
+        }
+        let output = StandardStreams()
+        let lock: ArchiveLock
+        do {
+            lock = try ArchiveLock(archivePath: archive)
+        } catch {
+            output.error("error: \(error.localizedDescription)\n")
+            throw ExitCode(11)
+        }
+        defer { lock.release() }
+        if let previous = lock.tookOverFrom {
+            output.error("note: took over a lock left by pid \(previous), which is gone\n")
+        }
+        let store: Archive
+        do {
+            store =
+                FileManager.default.fileExists(atPath: archive)
+                ? try Archive.open(at: archive) : try Archive.create(at: archive)
+        } catch {
+            output.error("error: \(error.localizedDescription)\n")
+            throw ExitCode(10)
+        }
+
+        var logger = Logger(label: "qbarchive.crawl")
+        logger.logLevel = quiet || json ? .error : .warning
+        var client = ClientConfiguration(endpoint: settings.endpoint, credentials: settings.credentials)
+        client.maxRequestsPerSecond = maxRps
+        client.transport.insecure = insecure
+        client.transport.userAgent = "qbarchive/\(QBArchiveVersion.current)"
+        var options = CrawlOptions()
+        options.scope = scope
+        options.dialogIDs = dialogs
+        options.concurrency = concurrency
+        options.reconcile = reconcile
+        let mode: CrawlReporter.Mode = json ? .json : quiet || isatty(STDOUT_FILENO) == 0 ? .quiet : .terminal
+        let reporter = CrawlReporter(mode: mode, write: output.out, writeError: output.error)
+        let crawl = Crawl(
+            client: QuickBloxClient(configuration: client, logger: logger), archive: store, options: options,
+            logger: logger, events: reporter.handle)
+
+        let summary = try await Interruption.run { try await crawl.run() }
+        reporter.finish(summary)
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+}
+
+extension CrawlSettings.Scope: ExpressibleByArgument {}

@@ -1,0 +1,181 @@
+import ArchiveStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import QuickBlox
+import QuickBloxClient
+import QuickBloxEmulator
+import Testing
+
+@testable import Crawler
+
+@Suite("Crawls into a real archive equal the emulator's truth")
+struct CrawlTests {
+    struct Setup: Sendable {
+        let emulator: Emulator
+        let hooks: any TestClientProtocol
+        let endpoint: String
+        let archive: Archive
+
+        /// One crawl run as `scope` (user: user1's session; app: the API key).
+        func crawl(_ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3) async throws
+            -> CrawlSummary
+        {
+            var configuration = ClientConfiguration(
+                endpoint: endpoint,
+                credentials: scope == .app
+                    ? .apiKey("k")
+                    : .user(
+                        applicationID: 1, authKey: "emulator-auth-key", authSecret: "emulator-auth-secret",
+                        login: "user1", password: "password1"))
+            configuration.retry = RetryPolicy(maxAttempts: 30, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40))
+            configuration.maxRequestsPerSecond = 0
+            var options = CrawlOptions()
+            options.scope = scope
+            options.reconcile = reconcile
+            options.concurrency = concurrency
+            let crawl = Crawl(
+                client: QuickBloxClient(configuration: configuration, logger: CrawlTests.quiet), archive: archive,
+                options: options, logger: CrawlTests.quiet)
+            return try await crawl.run()
+        }
+
+        /// The truth's current messages by id, and the ids of deleted messages.
+        func truth() async throws -> (messages: [String: JSONValue], deleted: Set<String>, users: Int, dialogs: Int) {
+            var messages: [String: JSONValue] = [:]
+            var deleted: Set<String> = []
+            var users = 0
+            var dialogs = 0
+            for line in await emulator.truthLines() {
+                let json = try JSONValue(parsing: line)
+                switch json["kind"]?.stringValue {
+                case "message": messages[json["record"]?["_id"]?.stringValue ?? ""] = json["record"]
+                case "deletion" where json["type"] == "message": deleted.insert(json["_id"]?.stringValue ?? "")
+                case "user": users += 1
+                case "dialog": dialogs += 1
+                default: break
+                }
+            }
+            return (messages, deleted, users, dialogs)
+        }
+
+        /// Every archived message by id (tombstoned ones included).
+        func archived() async throws -> [String: ArchivedMessage] {
+            var all: [String: ArchivedMessage] = [:]
+            for dialog in try await archive.liveDialogIDs() as [String] {
+                for message in try await archive.messages(dialogID: dialog) { all[message.id] = message }
+            }
+            return all
+        }
+    }
+
+    static var quiet: Logger {
+        var logger = Logger(label: "crawl-test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    static func run(
+        _ configure: @Sendable (inout EmulatorConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Setup) async throws -> Void
+    ) async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.seed = 11
+        configuration.users = 8
+        configuration.dialogs = 25
+        configuration.messages = 3000
+        configuration.apiKey = "k"
+        configure(&configuration)
+        let emulator = try Emulator(configuration: configuration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let archive = try Archive.create(at: directory.appendingPathComponent("archive.sqlite").path)
+        try await emulator.buildApplication(logger: quiet).test(.live) { hooks in
+            try await body(
+                Setup(emulator: emulator, hooks: hooks, endpoint: "http://localhost:\(hooks.port!)", archive: archive))
+        }
+    }
+
+    @Test("An app-scope crawl archives every user, dialog and message exactly as the server sent them")
+    func fullCrawlEqualsTruth() async throws {
+        try await Self.run { setup in
+            let summary = try await setup.crawl(.app)
+            #expect(summary.status == .complete)
+            let truth = try await setup.truth()
+            let archived = try await setup.archived()
+            #expect(Set(archived.keys) == Set(truth.messages.keys))
+            for (id, record) in truth.messages {
+                let stored = try #require(archived[id])
+                #expect(try JSONValue(parsing: stored.raw) == record)
+            }
+            let counts = try await setup.archive.counts()
+            #expect(counts.users == truth.users)
+            #expect(counts.dialogs == truth.dialogs)
+            #expect(counts.messages == truth.messages.count)
+            #expect(summary.messagesNew == truth.messages.count)
+        }
+    }
+
+    @Test("A second run fetches only what is new: one request per dialog when nothing changed")
+    func incrementalRequests() async throws {
+        try await Self.run { setup in
+            let first = try await setup.crawl(.user)
+            #expect(first.status == .complete)
+            let second = try await setup.crawl(.user)
+            #expect(second.messagesNew == 0 && second.messagesEdited == 0)
+            // users page + dialogs page + one updated_at check per dialog (+ the session) and nothing else.
+            #expect(second.requests == 1 + 1 + 1 + first.dialogs)
+            var headers = HTTPFields()
+            headers[.authorization] = "ApiKey k"
+            headers[HTTPField.Name("On-Behalf-Of")!] = "100001"
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let dialog = try #require(try await setup.archive.crawlStates().first { $0.cursor.dateSent != nil })
+            for text in ["late news", "later news"] {
+                _ = try await setup.hooks.execute(
+                    uri: "/chat/Message.json", method: .post, headers: headers,
+                    body: ByteBuffer(
+                        string:
+                            "chat_dialog_id=\(dialog.dialogID)&message=\(text.replacingOccurrences(of: " ", with: "+"))"
+                    ))
+            }
+            let third = try await setup.crawl(.user)
+            #expect(third.messagesNew == 2)
+            #expect(third.requests == 1 + 1 + 1 + first.dialogs + 1)
+        }
+    }
+
+    @Test("Live changes and every fault at once: repeated runs then --reconcile converge to the truth")
+    func convergence() async throws {
+        try await Self.run({
+            $0.failRate = 0.1
+            $0.resetRate = 0.03
+            $0.truncateRate = 0.03
+            $0.rateLimit = 400
+        }) { setup in
+            _ = try await setup.crawl(.app)
+            for _ in 0..<3 {
+                _ = try await setup.hooks.execute(uri: "/_emulator/live?count=120", method: .post)
+                let summary = try await setup.crawl(.app)
+                #expect(summary.status == .complete, "\(summary.failures)")
+            }
+            let reconciled = try await setup.crawl(.app, reconcile: true)
+            #expect(reconciled.status == .complete)
+            let truth = try await setup.truth()
+            let archived = try await setup.archived()
+            let live = archived.filter { $0.value.deletedAt == nil }
+            #expect(Set(live.keys) == Set(truth.messages.keys), "nothing missing, nothing extra")
+            for (id, record) in truth.messages {
+                #expect(live[id]?.text == record["message"]?.stringValue, "current text of \(id)")
+            }
+            let tombstoned = Set(archived.filter { $0.value.deletedAt != nil }.keys)
+            #expect(
+                tombstoned == truth.deleted.intersection(archived.keys), "deletions seen as tombstones, content kept")
+            #expect(archived.filter { $0.value.deletedAt != nil }.allSatisfy { !$0.value.raw.isEmpty })
+            let counts = try await setup.archive.counts()
+            #expect(counts.revisions > 0, "edits kept as revisions")
+        }
+    }
+}
