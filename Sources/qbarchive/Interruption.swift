@@ -14,7 +14,7 @@ enum Interruption {
             source.resume()
             sources.append(source)
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
         return try await task.value
     }
 }
