@@ -58,6 +58,25 @@ step "Errors are QuickBlox-shaped JSON"
 curl -sS -w '  (HTTP %{http_code})\n' "$BASE/chat/Dialog.json"
 curl -sS -w '  (HTTP %{http_code})\n' -H "QB-Token: $TOKEN" "$BASE/chat/Message.json"
 
+step "qbarchive crawl — user1's dialogs into $DEMO_DIR/archive.sqlite (credentials from the environment)"
+rm -f "$DEMO_DIR/archive.sqlite" "$DEMO_DIR/archive.sqlite-wal" "$DEMO_DIR/archive.sqlite-shm"
+export QB_ENDPOINT="$BASE" QB_APP_ID=$APP_ID QB_AUTH_KEY=$AUTH_KEY QB_AUTH_SECRET=$AUTH_SECRET QB_LOGIN=user1 QB_PASSWORD=password1
+"$QBARCHIVE" crawl --archive "$DEMO_DIR/archive.sqlite"
+
+step "A second run asks only for what changed (here: 40 live changes made in between)"
+curl -sS -X POST "$BASE/_emulator/live?count=40" >/dev/null
+"$QBARCHIVE" crawl --archive "$DEMO_DIR/archive.sqlite"
+
+step "Every user's dialogs through the API key (--scope app), with --reconcile, as JSON events"
+QB_API_KEY=$API_KEY "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive-app.sqlite" --scope app --reconcile --json | tail -n 1
+
+step "The archive is plain SQLite with FTS5: a word search for 'refund' (diacritics folded)"
+if command -v sqlite3 >/dev/null; then
+  sqlite3 -header -column "$DEMO_DIR/archive-app.sqlite" \
+    "SELECT datetime(date_sent, 'unixepoch') AS sent, sender_id, substr(text, 1, 60) AS text
+       FROM messages WHERE rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH 'refund') LIMIT 3;"
+fi
+
 step "Ground truth: /_emulator/stats and the truth dump ($DEMO_DIR/truth.jsonl)"
 curl -sS "$BASE/_emulator/stats"; echo
 kill -TERM $EMULATOR_PID; wait $EMULATOR_PID 2>/dev/null || true
@@ -67,4 +86,5 @@ for kind in user dialog message revision deletion; do
 done
 
 step "Done"
-echo "Next: 'qbarchive emulator --help' lists every flag; docs/emulator.md describes every endpoint."
+echo "Archives: $DEMO_DIR/archive.sqlite (user1) and $DEMO_DIR/archive-app.sqlite (every user)."
+echo "Next: 'qbarchive crawl --help' and docs/backups.md for scheduled runs; docs/emulator.md for the emulator."

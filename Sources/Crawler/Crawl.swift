@@ -129,36 +129,25 @@ public struct Crawl: Sendable {
         return ordered
     }
 
+    /// How one dialog's crawl ended.
+    struct DialogOutcome: Sendable {
+        var dialogID: String
+        var counts = PageCounts()
+        var error: (any Error)?
+    }
+
     /// Crawls dialogs `options.concurrency` at a time; a dialog that fails is recorded and the rest go on.
     func crawlMessages(_ targets: [Target], since: Int?, runStart: Int, into summary: inout CrawlSummary) async throws {
-        try await withThrowingTaskGroup(of: (String, Result<PageCounts, any Error>).self) { group in
-            var next = 0
-            var done = 0
-            func addNext() {
-                guard next < targets.count else { return }
-                let target = targets[next]
-                next += 1
-                group.addTask {
-                    do {
-                        return (
-                            target.dialog.id, .success(try await crawlDialog(target, since: since, runStart: runStart))
-                        )
-                    } catch {
-                        return (target.dialog.id, .failure(error))
-                    }
-                }
+        try await withThrowingTaskGroup(of: DialogOutcome.self) { group in
+            var pending = targets.makeIterator()
+            for _ in 0..<max(1, options.concurrency) {
+                guard let target = pending.next() else { break }
+                group.addTask { await self.outcome(of: target, since: since, runStart: runStart) }
             }
-            for _ in 0..<max(1, options.concurrency) { addNext() }
-            while let (dialogID, result) = try await group.next() {
+            var done = 0
+            while let outcome = try await group.next() {
                 done += 1
-                switch result {
-                case .success(let counts):
-                    summary.messagesNew += counts.new
-                    summary.messagesEdited += counts.edited
-                    events(
-                        .dialogFinished(
-                            id: dialogID, new: counts.new, edited: counts.edited, done: done, total: targets.count))
-                case .failure(let error):
+                if let error = outcome.error {
                     // Authentication and cancellation end the run; anything else fails this dialog only.
                     if let clientError = error as? QuickBloxClientError {
                         switch clientError {
@@ -168,14 +157,33 @@ public struct Crawl: Sendable {
                     }
                     if error is CancellationError { throw error }
                     summary.dialogsFailed += 1
-                    summary.failures[dialogID] = error.localizedDescription
+                    summary.failures[outcome.dialogID] = error.localizedDescription
                     summary.status = .partial
                     logger.error(
-                        "dialog failed", metadata: ["dialog": "\(dialogID)", "error": "\(error.localizedDescription)"])
-                    events(.dialogFailed(id: dialogID, reason: error.localizedDescription))
+                        "dialog failed",
+                        metadata: ["dialog": "\(outcome.dialogID)", "error": "\(error.localizedDescription)"])
+                    events(.dialogFailed(id: outcome.dialogID, reason: error.localizedDescription))
+                } else {
+                    summary.messagesNew += outcome.counts.new
+                    summary.messagesEdited += outcome.counts.edited
+                    events(
+                        .dialogFinished(
+                            id: outcome.dialogID, new: outcome.counts.new, edited: outcome.counts.edited, done: done,
+                            total: targets.count))
                 }
-                if !Task.isCancelled { addNext() }
+                if !Task.isCancelled, let target = pending.next() {
+                    group.addTask { await self.outcome(of: target, since: since, runStart: runStart) }
+                }
             }
+        }
+    }
+
+    func outcome(of target: Target, since: Int?, runStart: Int) async -> DialogOutcome {
+        do {
+            return DialogOutcome(
+                dialogID: target.dialog.id, counts: try await crawlDialog(target, since: since, runStart: runStart))
+        } catch {
+            return DialogOutcome(dialogID: target.dialog.id, error: error)
         }
     }
 
