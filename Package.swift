@@ -178,6 +178,9 @@ let package = Package(
             dependencies: [
                 "qbarchive",
                 "QuickBlox",
+                "QuickBloxEmulator",
+                "ArchiveStore",
+                "Crawler",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

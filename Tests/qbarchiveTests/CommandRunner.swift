@@ -16,10 +16,11 @@ struct CommandRunner {
     }
 
     /// Runs to completion, waiting without blocking a thread.
-    static func run(_ arguments: [String]) async throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -41,9 +42,10 @@ final class RunningCommand: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = CommandRunner.binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardOutput = output
         process.standardError = errors
         try process.run()

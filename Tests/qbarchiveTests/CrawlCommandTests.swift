@@ -1,0 +1,134 @@
+import ArchiveStore
+import Foundation
+import HummingbirdTesting
+import Logging
+import QuickBlox
+import QuickBloxEmulator
+import Testing
+
+@testable import Crawler
+
+@Suite("qbarchive crawl (the built binary)")
+struct CrawlCommandTests {
+    static let secret = "cmd-test-s3cret"
+    static let password = "password1"
+
+    /// An emulator on a loopback port and a scratch folder for archives.
+    static func run(
+        latency: Int = 0, _ body: @Sendable (Emulator, [String: String], URL) async throws -> Void
+    ) async throws {
+        var configuration = EmulatorConfiguration()
+        configuration.seed = 21
+        configuration.users = 6
+        configuration.dialogs = 15
+        configuration.messages = 2500
+        configuration.authSecret = secret
+        configuration.latencyMilliseconds = latency
+        let emulator = try Emulator(configuration: configuration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "crawl-cli-test")
+        logger.logLevel = .critical
+        try await emulator.buildApplication(logger: logger).test(.live) { hooks in
+            let environment = [
+                "QB_ENDPOINT": "http://localhost:\(hooks.port!)", "QB_APP_ID": "1", "QB_AUTH_KEY": "emulator-auth-key",
+                "QB_AUTH_SECRET": secret, "QB_LOGIN": "user1", "QB_PASSWORD": password,
+            ]
+            try await body(emulator, environment, directory)
+        }
+    }
+
+    /// The ids and texts of the truth's messages user1 can read.
+    static func visibleTruth(_ emulator: Emulator) async throws -> [String: String?] {
+        var dialogs: Set<String> = []
+        var messages: [String: (String, String?)] = [:]
+        for line in await emulator.truthLines() {
+            let json = try JSONValue(parsing: line)
+            guard let record = json["record"] else { continue }
+            if json["kind"] == "dialog" {
+                let dialog = try Dialog(json: record)
+                if dialog.type == .publicGroup || dialog.occupantIDs.contains(100_001) { dialogs.insert(dialog.id) }
+            } else if json["kind"] == "message" {
+                let message = try Message(json: record)
+                messages[message.id] = (message.chatDialogID, message.text)
+            }
+        }
+        return messages.filter { dialogs.contains($0.value.0) }.mapValues(\.1)
+    }
+
+    static func archived(_ path: String) async throws -> [String: String?] {
+        let archive = try Archive.open(at: path)
+        var result: [String: String?] = [:]
+        for dialog in try await archive.liveDialogIDs() as [String] {
+            for message in try await archive.messages(dialogID: dialog) { result[message.id] = message.text }
+        }
+        return result
+    }
+
+    @Test("A crawl prints one summary line, exits 0, and its archive equals the truth; no secret is printed")
+    func crawlSucceeds() async throws {
+        try await Self.run { emulator, environment, directory in
+            let archive = directory.appendingPathComponent("a.sqlite").path
+            let result = try await CommandRunner.run(["crawl", "--archive", archive], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("crawl complete: "))
+            #expect(result.stdout.split(separator: "\n").count == 1)
+            for secret in [Self.secret, Self.password] {
+                #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+            }
+            let archived = try await Self.archived(archive)
+            #expect(archived == (try await Self.visibleTruth(emulator)))
+            let file = try Data(contentsOf: URL(fileURLWithPath: archive))
+            #expect(file.range(of: Data(Self.secret.utf8)) == nil, "the archive holds no secret")
+        }
+    }
+
+    @Test("Exit codes: 12 for refused credentials, 2 for missing settings, 11 while another crawl holds the lock")
+    func exitCodes() async throws {
+        try await Self.run { _, environment, directory in
+            let archive = directory.appendingPathComponent("b.sqlite").path
+            var wrong = environment
+            wrong["QB_AUTH_SECRET"] = "not-it"
+            let refused = try await CommandRunner.run(["crawl", "--archive", archive], environment: wrong)
+            #expect(refused.status == 12)
+            #expect(refused.stdout.contains("Unexpected signature"))
+            #expect(!refused.stdout.contains("not-it") && !refused.stderr.contains("not-it"))
+
+            var missing = environment
+            missing["QB_LOGIN"] = nil
+            let usage = try await CommandRunner.run(["crawl", "--archive", archive], environment: missing)
+            #expect(usage.status == 2)
+            #expect(usage.stderr.contains("QB_LOGIN is required"))
+
+            let lock = try ArchiveLock(archivePath: archive)
+            let locked = try await CommandRunner.run(["crawl", "--archive", archive], environment: environment)
+            #expect(locked.status == 11)
+            #expect(locked.stderr.contains("pid \(getpid())"))
+            lock.release()
+
+            try Data("not a database".utf8).write(to: URL(fileURLWithPath: archive + ".bad"))
+            let unreadable = try await CommandRunner.run(
+                ["crawl", "--archive", archive + ".bad"], environment: environment)
+            #expect(unreadable.status == 10)
+        }
+    }
+
+    @Test("kill -9 at random points, then a rerun: the archive equals the truth")
+    func killNine() async throws {
+        try await Self.run(latency: 3) { emulator, environment, directory in
+            let archive = directory.appendingPathComponent("k.sqlite").path
+            var generator = SystemRandomNumberGenerator()
+            for _ in 0..<4 {
+                let crawl = try RunningCommand(
+                    ["crawl", "--archive", archive, "--concurrency", "2", "--quiet"], environment: environment)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 80...400, using: &generator)))
+                crawl.signal(SIGKILL)
+                _ = await crawl.wait()
+            }
+            let final = try await CommandRunner.run(["crawl", "--archive", archive], environment: environment)
+            #expect(final.status == 0, "\(final.stderr)")
+            #expect(try await Self.archived(archive) == (try await Self.visibleTruth(emulator)))
+        }
+    }
+}
