@@ -15,7 +15,7 @@ struct QBArchive: AsyncParsableCommand {
             Exit codes: 0 success, 1 error, 2 usage error (bad flag or value).
             """,
         version: QBArchiveVersion.current,
-        subcommands: [CrawlCommand.self, EmulatorCommand.self]
+        subcommands: [CrawlCommand.self, StatusCommand.self, EmulatorCommand.self]
     )
 
     /// Runs the command, mapping usage errors to exit code 2 (argument-parser's default is 64)

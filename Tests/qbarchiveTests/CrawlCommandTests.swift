@@ -79,6 +79,15 @@ struct CrawlCommandTests {
             }
             let archived = try await Self.archived(archive)
             #expect(archived == (try await Self.visibleTruth(emulator)))
+            let status = try await CommandRunner.run(["status", "--archive", archive, "--json"])
+            #expect(status.status == 0)
+            let report = try JSONValue(parsing: status.stdout)
+            #expect(report["messages"]?.lenientInt == archived.count)
+            #expect(report["runs"]?.arrayValue?.first?["status"] == "complete")
+            let text = try await CommandRunner.run(["status", "--archive", archive])
+            #expect(text.stdout.contains("last run: complete"))
+            let missing = try await CommandRunner.run(["status", "--archive", archive + ".missing"])
+            #expect(missing.status == 10)
             let file = try Data(contentsOf: URL(fileURLWithPath: archive))
             #expect(file.range(of: Data(Self.secret.utf8)) == nil, "the archive holds no secret")
         }

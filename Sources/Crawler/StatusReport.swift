@@ -1,0 +1,98 @@
+import ArchiveStore
+import Foundation
+import QuickBlox
+
+/// What `qbarchive status` shows: totals, the last runs, and how far behind each dialog is.
+public struct StatusReport: Sendable {
+    public var counts: ArchiveCounts
+    public var runs: [RunRecord]
+    public var states: [CrawlState]
+    public var now: Int
+
+    /// Reads the report from an archive (read-only).
+    public static func read(_ archive: Archive, runs limit: Int = 10, now: Int = Archive.now()) async throws
+        -> StatusReport
+    {
+        StatusReport(
+            counts: try await archive.counts(), runs: try await archive.runs(limit: limit),
+            states: try await archive.crawlStates(), now: now)
+    }
+
+    /// Seconds since the newest archived message of the dialog that is furthest behind.
+    public var lag: Int? {
+        states.compactMap(\.cursor.dateSent).min().map { now - $0 }
+    }
+
+    /// The human-readable report.
+    public var text: String {
+        var lines: [String] = []
+        lines.append(
+            "archive: \(counts.users) users, \(counts.dialogs) dialogs (\(counts.deletedDialogs) deleted), "
+                + "\(counts.messages) messages (\(counts.deletedMessages) deleted, \(counts.revisions) earlier versions)"
+        )
+        if let last = runs.first {
+            let age = now - (last.endedAt ?? last.startedAt)
+            lines.append(
+                "last run: \(last.status.rawValue), \(Self.duration(age)) ago (\(ISO8601.format(last.startedAt)))")
+        } else {
+            lines.append("last run: none yet")
+        }
+        lines.append("")
+        lines.append("runs (newest first):")
+        for run in runs {
+            var line =
+                "  #\(run.id) \(ISO8601.format(run.startedAt)) \(run.status.rawValue): \(run.counts.dialogs) dialogs, "
+            line +=
+                "\(run.counts.newMessages) new, \(run.counts.editedMessages) edited, \(run.counts.deletedMessages) deleted; "
+            line += "\(run.counts.requests) requests (\(run.counts.retries) retries)"
+            if let error = run.error { line += " — \(error)" }
+            lines.append(line)
+        }
+        lines.append("")
+        lines.append(
+            "dialogs: \(states.count) with a crawl cursor"
+                + (lag.map { "; oldest newest-message \(Self.duration($0)) ago" } ?? ""))
+        for state in states.filter({ $0.lastError != nil }).prefix(20) {
+            lines.append("  ! \(state.dialogID): \(state.lastError ?? "")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The report as JSON for scripts and monitoring.
+    public var json: JSONValue {
+        let runsJSON: [JSONValue] = runs.map { run in
+            [
+                "id": .int(Int(run.id)), "started_at": .int(run.startedAt),
+                "ended_at": run.endedAt.map(JSONValue.int) ?? .null,
+                "status": .string(run.status.rawValue), "dialogs": .int(run.counts.dialogs),
+                "new": .int(run.counts.newMessages), "edited": .int(run.counts.editedMessages),
+                "deleted": .int(run.counts.deletedMessages), "requests": .int(run.counts.requests),
+                "retries": .int(run.counts.retries), "bytes": .int(run.counts.bytes),
+                "error": run.error.map(JSONValue.string) ?? .null,
+            ]
+        }
+        let dialogsJSON: [JSONValue] = states.map { state in
+            [
+                "id": .string(state.dialogID), "watermark": state.cursor.dateSent.map(JSONValue.int) ?? .null,
+                "last_success_at": state.lastSuccessAt.map(JSONValue.int) ?? .null,
+                "last_error": state.lastError.map(JSONValue.string) ?? .null,
+            ]
+        }
+        return [
+            "users": .int(counts.users), "dialogs": .int(counts.dialogs),
+            "deleted_dialogs": .int(counts.deletedDialogs),
+            "messages": .int(counts.messages), "deleted_messages": .int(counts.deletedMessages),
+            "revisions": .int(counts.revisions), "lag_seconds": lag.map(JSONValue.int) ?? .null,
+            "runs": .array(runsJSON), "dialog_cursors": .array(dialogsJSON),
+        ]
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<120: "\(seconds) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3600) h"
+        default: "\(seconds / 86_400) days"
+        }
+    }
+}
