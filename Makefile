@@ -10,7 +10,7 @@ help:
 	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
 	@echo "make test    install what is missing, lint, build and run every test"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
-	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator so far)"
+	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator and crawl so far)"
 	@echo "make format  rewrite sources with swift format"
 
 # Installs the Debian packages the build and tests need, only when one is missing; quiet otherwise.
@@ -46,8 +46,8 @@ demo: release
 	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh
 
 bench: release
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3"
-	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench-emulator.sh
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3 time"
+	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench.sh
 
 clean:
 	rm -rf .build $(DEMO_DIR)
