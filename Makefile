@@ -40,7 +40,7 @@ format:
 
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 demo: release
 	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh

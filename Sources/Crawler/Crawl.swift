@@ -93,7 +93,10 @@ public struct Crawl: Sendable {
         summary.retries = statistics.retries
         summary.bytes = statistics.bytesReceived
         summary.finishedAt = Int(Date().timeIntervalSince1970)
-        try await archive.finishRun(runID, summary: summary)
+        // Recorded even when the run was interrupted: a new task does not inherit the cancellation that
+        // would make the archive refuse the write.
+        let record = summary
+        try await Task { try await archive.finishRun(runID, summary: record) }.value
         return summary
     }
 

@@ -55,9 +55,9 @@ struct ClientHarness: Sendable {
         return QuickBloxClient(configuration: configuration, logger: Self.quiet)
     }
 
-    func apiKeyClient(_ key: String = ClientHarness.apiKey) -> QuickBloxClient {
+    func apiKeyClient(_ key: String = ClientHarness.apiKey, attempts: Int = 3) -> QuickBloxClient {
         var configuration = ClientConfiguration(endpoint: endpoint, credentials: .apiKey(key))
-        configuration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))
+        configuration.retry = RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(20), maxDelay: .seconds(1))
         configuration.maxRequestsPerSecond = 0
         return QuickBloxClient(configuration: configuration, logger: Self.quiet)
     }

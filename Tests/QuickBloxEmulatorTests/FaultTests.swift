@@ -25,7 +25,7 @@ struct FaultTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "curl", "-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
+            "curl", "-s", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{size_download}",
             "-H", "Authorization: ApiKey \(EmulatorHarness.apiKey)", "-H", "On-Behalf-Of: 100001", url,
         ]
         let pipe = Pipe()

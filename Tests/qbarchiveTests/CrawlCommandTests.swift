@@ -140,4 +140,22 @@ struct CrawlCommandTests {
             #expect(try await Self.archived(archive) == (try await Self.visibleTruth(emulator)))
         }
     }
+
+    @Test("SIGINT ends a crawl cleanly: exit 130, the run recorded as interrupted, the next run completes")
+    func interrupted() async throws {
+        // 50 ms a request makes the crawl take a few seconds, so the signal lands mid-crawl.
+        try await Self.run(latency: 50) { emulator, environment, directory in
+            let archive = directory.appendingPathComponent("i.sqlite").path
+            let crawl = try RunningCommand(
+                ["crawl", "--archive", archive, "--concurrency", "1", "--quiet"], environment: environment)
+            try await Task.sleep(for: .milliseconds(600))
+            crawl.signal(SIGINT)
+            #expect(await crawl.wait() == 130)
+            let status = try await CommandRunner.run(["status", "--archive", archive, "--json"])
+            #expect(try JSONValue(parsing: status.stdout)["runs"]?.arrayValue?.first?["status"] == "interrupted")
+            let final = try await CommandRunner.run(["crawl", "--archive", archive], environment: environment)
+            #expect(final.status == 0)
+            #expect(try await Self.archived(archive) == (try await Self.visibleTruth(emulator)))
+        }
+    }
 }
