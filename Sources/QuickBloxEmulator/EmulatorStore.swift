@@ -36,7 +36,6 @@ actor EmulatorStore {
     /// A copy of the whole state, for truth dumps (copy-on-write makes it cheap).
     func snapshot() -> EmulatorState { state }
 
-    static func now() -> Double { Date().timeIntervalSince1970 }
 
     // MARK: Sessions
 
