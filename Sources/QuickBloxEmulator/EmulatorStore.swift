@@ -36,7 +36,6 @@ actor EmulatorStore {
     /// A copy of the whole state, for truth dumps (copy-on-write makes it cheap).
     func snapshot() -> EmulatorState { state }
 
-
     // MARK: Sessions
 
     /// `POST /session.json`: checks the signature, timestamp, nonce and credentials, then opens a session.
