@@ -35,13 +35,33 @@ extension Archive {
         try await writePage(dialogID: dialogID, rawItems: rawItems, cursor: cursor, at: time, failAfter: nil)
     }
 
+    /// ``writePage(dialogID:rawItems:cursor:at:)`` for items the caller has decoded already.
+    ///
+    /// The crawler's client decodes every page to read it; passing the models along spares the
+    /// archive a second decode of each message on the hot path.
+    ///
+    /// - Parameter messages: Each item's model and the raw JSON it was decoded from.
+    @discardableResult
+    public func writePage(
+        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = Archive.now()
+    ) async throws -> PageCounts {
+        let contents = try MessageContent.page(messages, dialogID: dialogID)
+        return try await write(contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: nil)
+    }
+
     /// ``writePage(dialogID:rawItems:cursor:at:)`` with a fault injected after `failAfter` messages, for tests.
     func writePage(
         dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int, failAfter: Int?
     ) async throws -> PageCounts {
         // Decoding and hashing happen before the write transaction, off the writer's critical path.
         let contents = try MessageContent.decodePage(rawItems, dialogID: dialogID)
-        return try await pool.write { db in
+        return try await write(contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: failAfter)
+    }
+
+    private func write(
+        _ contents: [MessageContent], dialogID: String, cursor: CrawlCursor?, at time: Int, failAfter: Int?
+    ) async throws -> PageCounts {
+        try await pool.write { db in
             var writer = try PageWriter(db: db, time: time)
             for (index, content) in contents.enumerated() {
                 if index == failAfter { throw ArchiveError.injectedFault(afterMessages: index) }

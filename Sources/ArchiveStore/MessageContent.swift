@@ -35,22 +35,27 @@ struct MessageContent {
 
     /// Decodes a page's raw items, checking that each belongs to `dialogID`.
     static func decodePage(_ rawItems: [JSONValue], dialogID: String) throws -> [MessageContent] {
-        var contents: [MessageContent] = []
-        contents.reserveCapacity(rawItems.count)
+        var messages: [(Message, JSONValue)] = []
+        messages.reserveCapacity(rawItems.count)
         for (index, raw) in rawItems.enumerated() {
-            let message: Message
             do {
-                message = try Message(json: raw)
+                messages.append((try Message(json: raw), raw))
             } catch {
                 throw ArchiveError.undecodableItem(
                     kind: "message", index: index, reason: error.errorDescription ?? "\(error)")
             }
+        }
+        return try page(messages, dialogID: dialogID)
+    }
+
+    /// The contents of a page's decoded items, checking that each belongs to `dialogID`.
+    static func page(_ messages: [(Message, JSONValue)], dialogID: String) throws -> [MessageContent] {
+        try messages.map { message, raw in
             guard message.chatDialogID == dialogID else {
                 throw ArchiveError.messageOutsideDialog(
                     messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: dialogID)
             }
-            contents.append(MessageContent(message: message, raw: raw))
+            return MessageContent(message: message, raw: raw)
         }
-        return contents
     }
 }

@@ -38,7 +38,7 @@ extension Archive: CrawlArchive {
     public func storeMessages(
         _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int
     ) async throws -> PageCounts {
-        try await writePage(dialogID: dialogID, rawItems: messages.map(\.1), cursor: cursor, at: observedAt)
+        try await writePage(dialogID: dialogID, messages: messages, cursor: cursor, at: observedAt)
     }
 
     public func liveMessageIDs(dialogID: String) async throws -> Set<String> {

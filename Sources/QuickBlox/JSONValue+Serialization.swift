@@ -1,16 +1,28 @@
 import Foundation
 
 extension JSONValue {
-    /// Parses one JSON document.
+    /// Parses one JSON document (UTF-8, white space around it allowed).
     ///
-    /// - Throws: `DecodingError` when the bytes are not JSON.
-    public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    /// Integers without a fraction or exponent that fit in `Int` become ``int(_:)``; every other
+    /// number becomes ``double(_:)``.
+    ///
+    /// - Throws: ``JSONParseError`` with the byte offset when the bytes are not one JSON document.
+    public init(parsing data: Data) throws(JSONParseError) {
+        // `Data.withUnsafeBytes` rethrows untyped errors, so the typed result travels out in a `Result`.
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONParseError) in try JSONParser.parse(raw.bindMemory(to: UInt8.self)) }
+        }
+        self = try result.get()
+    }
+
+    /// Parses one JSON document from its UTF-8 bytes.
+    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in try JSONParser.parse(buffer) }
     }
 
     /// Parses one JSON document from a string.
-    public init(parsing text: String) throws {
-        try self.init(parsing: Data(text.utf8))
+    public init(parsing text: String) throws(JSONParseError) {
+        try self.init(parsing: Array(text.utf8))
     }
 
     /// Compact UTF-8 JSON with object keys in sorted order.

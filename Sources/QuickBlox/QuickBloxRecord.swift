@@ -24,7 +24,7 @@ extension QuickBloxRecord {
 
     /// Decodes a record from the bytes of one JSON object.
     public init(jsonData data: [UInt8]) throws {
-        try self.init(json: JSONValue(parsing: Data(data)))
+        try self.init(json: JSONValue(parsing: data))
     }
 }
 

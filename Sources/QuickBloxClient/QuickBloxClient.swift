@@ -66,7 +66,7 @@ public actor QuickBloxClient {
                 let response = try await transport.perform(
                     HTTPRequestSpec(method: method, url: url, headers: headers, body: body))
                 statistics.bytesReceived += response.body.count
-                let json = response.body.isEmpty ? JSONValue.null : try? JSONValue(parsing: Data(response.body))
+                let json = response.body.isEmpty ? JSONValue.null : try? JSONValue(parsing: response.body)
                 let errorBody = json.flatMap(QuickBloxErrorBody.init(json:))
                 switch response.status {
                 case 200..<300:
