@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
         .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
         .library(name: "Crawler", targets: ["Crawler"]),
+        .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
+        .library(name: "Search", targets: ["Search"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -68,11 +70,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes.
+        // The moderation query language: a parser from text to a typed expression with positioned errors.
+        .target(name: "QueryLanguage", swiftSettings: swiftSettings),
+
+        // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes, and
+        // the query language compiled to SQL.
         .target(
             name: "ArchiveStore",
             dependencies: [
                 "QuickBlox",
+                "QueryLanguage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -88,6 +95,13 @@ let package = Package(
                 "ArchiveStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Search for moderators: saved queries, highlighting, and table, JSON Lines and CSV output.
+        .target(
+            name: "Search",
+            dependencies: ["QuickBlox", "QueryLanguage", "ArchiveStore"],
             swiftSettings: swiftSettings
         ),
 
@@ -113,6 +127,8 @@ let package = Package(
                 "QuickBloxClient",
                 "ArchiveStore",
                 "Crawler",
+                "QueryLanguage",
+                "Search",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -161,6 +177,22 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "QueryLanguageTests",
+            dependencies: ["QueryLanguage"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SearchTests",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Search",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

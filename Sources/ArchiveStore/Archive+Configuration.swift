@@ -19,7 +19,30 @@ extension Archive {
         config.label = "qbarchive"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.add(function: containsFunction)
         }
         return config
+    }
+
+    /// `qbarchive_contains(text, pattern)`: case-insensitive substring, for `ctn` patterns shorter than
+    /// the trigram index can match. It folds case like the trigram tokenizer (all scripts, accents
+    /// kept) and compares Unicode scalars, as the index does; `NULL` text never contains anything.
+    static let containsFunction = DatabaseFunction("qbarchive_contains", argumentCount: 2, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) ?? Int.fromDatabaseValue(values[0]).map(String.init),
+            let pattern = String.fromDatabaseValue(values[1])
+        else { return false }
+        return containsFolded(text, pattern)
+    }
+
+    /// Whether `text` contains `pattern`, both lower-cased, as sequences of Unicode scalars.
+    static func containsFolded(_ text: String, _ pattern: String) -> Bool {
+        let haystack = Array(text.lowercased().unicodeScalars)
+        let needle = Array(pattern.lowercased().unicodeScalars)
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 }

@@ -12,10 +12,15 @@ struct QBArchive: AsyncParsableCommand {
 
               qbarchive emulator --port 8089 --api-key demo-key
 
-            Exit codes: 0 success, 1 error, 2 usage error (bad flag or value).
+            Then crawl it (qbarchive crawl --help), search it (qbarchive search --help) and list the saved
+            moderation queries (qbarchive queries).
+
+            Exit codes: 0 success, 1 error, 2 usage error (bad flag, value or query).
             """,
         version: QBArchiveVersion.current,
-        subcommands: [CrawlCommand.self, StatusCommand.self, EmulatorCommand.self]
+        subcommands: [
+            CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, EmulatorCommand.self,
+        ]
     )
 
     /// Runs the command, mapping usage errors to exit code 2 (argument-parser's default is 64)
@@ -28,6 +33,9 @@ struct QBArchive: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+            Foundation.exit(failure.code.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import QueryLanguage
+
+extension Archive {
+    /// Messages matching a query, with dialog and sender names; tombstoned messages included.
+    ///
+    /// - Throws: ``QueryError`` when the query names a login no archived user has (a positioned error,
+    ///   never an empty result), or a database error.
+    public func search(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> [SearchHit] {
+        try await pool.read { db in
+            let statement = try Self.searchStatement(query, options: options, db: db)
+            return try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.arguments))
+                .map(Self.searchHit(row:))
+        }
+    }
+
+    /// How many messages match a query.
+    public func count(_ query: Query) async throws -> Int {
+        try await pool.read { db in
+            let condition = try Self.condition(query, db: db)
+            return try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition.sql)",
+                arguments: StatementArguments(condition.arguments)) ?? 0
+        }
+    }
+
+    /// The statement ``search(_:options:)`` runs, with its arguments, for `--explain`.
+    public func explain(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> SearchPlan {
+        try await pool.read { db in
+            let statement = try Self.searchStatement(query, options: options, db: db)
+            return SearchPlan(sql: statement.sql, arguments: statement.arguments.map(SearchPlan.literal))
+        }
+    }
+
+    /// Up to `before` messages before and `after` messages after a message in its dialog, in
+    /// `(date_sent, id)` order, the message itself included: the transcript around a search hit.
+    public func context(of messageID: String, before: Int, after: Int) async throws -> [SearchHit] {
+        try await pool.read { db in
+            guard
+                let anchor = try Row.fetchOne(
+                    db, sql: "SELECT dialog_id, date_sent FROM messages WHERE id = ?", arguments: [messageID])
+            else { return [] }
+            let dialogID: String = anchor[0]
+            let dateSent: Int = anchor[1]
+            let select = "SELECT \(Self.hitColumns) FROM \(Self.hitSource) WHERE m.dialog_id = ?"
+            let earlier = try Row.fetchAll(
+                db,
+                sql: """
+                    \(select) AND (m.date_sent, m.id) < (?, ?) ORDER BY m.date_sent DESC, m.id DESC LIMIT ?
+                    """,
+                arguments: [dialogID, dateSent, messageID, before])
+            let later = try Row.fetchAll(
+                db,
+                sql: "\(select) AND (m.date_sent, m.id) >= (?, ?) ORDER BY m.date_sent, m.id LIMIT ?",
+                arguments: [dialogID, dateSent, messageID, after + 1])
+            return (earlier.reversed() + later).map(Self.searchHit(row:))
+        }
+    }
+
+    private static let hitColumns = "\(messageColumns), d.name, d.type, u.login, u.full_name"
+    private static let hitSource =
+        "messages m LEFT JOIN dialogs d ON d.id = m.dialog_id LEFT JOIN users u ON u.id = m.sender_id"
+
+    private static func searchStatement(
+        _ query: Query, options: SearchOptions, db: Database
+    ) throws -> SearchCompiler.Fragment {
+        let condition = try condition(query, db: db)
+        var arguments = condition.arguments
+        var order = "m.date_sent DESC, m.id DESC"
+        if options.sort == .oldest { order = "m.date_sent, m.id" }
+        let words = query.root.rankableTerms
+        if options.sort == .rank, !words.isEmpty {
+            order = """
+                (SELECT bm25(message_words) FROM message_words WHERE message_words MATCH ? AND rowid = m.rowid), \(order)
+                """
+            arguments.append(words.map(SearchCompiler.ftsString).joined(separator: " OR ").databaseValue)
+        }
+        arguments += [options.limit.databaseValue, options.offset.databaseValue]
+        return SearchCompiler.Fragment(
+            sql: "SELECT \(hitColumns) FROM \(hitSource) WHERE \(condition.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
+            arguments: arguments)
+    }
+
+    /// Resolves the query's logins and compiles its condition.
+    private static func condition(_ query: Query, db: Database) throws -> SearchCompiler.Fragment {
+        var compiler = SearchCompiler()
+        let logins = Set(query.root.logins)
+        if !logins.isEmpty {
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT login, id FROM users WHERE login IN (\(Array(repeating: "?", count: logins.count).joined(separator: ", ")))",
+                arguments: StatementArguments(Array(logins)))
+            for row in rows { compiler.userIDs[row[0]] = row[1] }
+        }
+        return try compiler.compile(query.root)
+    }
+
+    private static func searchHit(row: Row) -> SearchHit {
+        SearchHit(
+            message: archivedMessage(row: row), dialogName: row[15], dialogType: row[16], senderLogin: row[17],
+            senderName: row[18])
+    }
+}
+
+extension QueryExpression {
+    /// The logins the query names (`from:alice`), which the archive resolves to user ids.
+    var logins: [String] {
+        switch self {
+        case .and(let children), .or(let children): return children.flatMap(\.logins)
+        case .not(let child): return child.logins
+        case .text: return []
+        case .predicate(let predicate):
+            return predicate.values.compactMap { if case .login(let login) = $0 { login } else { nil } }
+        }
+    }
+
+    /// The full-text terms that are not negated: what `--sort rank` scores.
+    var rankableTerms: [TextTerm] {
+        switch self {
+        case .and(let children), .or(let children): return children.flatMap(\.rankableTerms)
+        case .not, .predicate: return []
+        case .text(let term): return [term]
+        }
+    }
+}

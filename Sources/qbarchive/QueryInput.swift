@@ -1,0 +1,33 @@
+import ArchiveStore
+import ArgumentParser
+import Foundation
+import QueryLanguage
+
+/// Parses a query from the command line, turning a ``QueryError`` into exit code 2 with a caret.
+enum QueryInput {
+    static func parse(_ text: String, now: Int?) throws -> Query {
+        do {
+            return try QueryParser(now: now ?? Archive.now()).parse(text)
+        } catch {
+            throw failure(error, query: text)
+        }
+    }
+
+    /// The query, a caret under the bad part, and what to do: exit code 2, never an empty result.
+    static func failure(_ error: QueryError, query: String) -> CommandFailure {
+        CommandFailure("invalid query:\n" + error.rendered(query: query), code: .usage)
+    }
+}
+
+/// An error already explained to the user: its message goes to standard error, then the exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var code: ExitCode
+
+    init(_ message: String, code: ExitCode) {
+        self.message = message
+        self.code = code
+    }
+
+    var description: String { message }
+}

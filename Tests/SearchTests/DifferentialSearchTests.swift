@@ -1,0 +1,146 @@
+import ArchiveStore
+import Foundation
+import QueryLanguage
+import QuickBlox
+import Testing
+
+/// Random archives and random queries: the SQL path and the reference evaluator must agree on every result set.
+@Suite("Search differential")
+struct DifferentialSearchTests {
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func sqlAgreesWithTheReferenceEvaluator(seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400)
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SplitMix(seed: seed * 7919)
+        var generator = QueryGenerator(corpus: corpus)
+        var nonEmpty = 0
+        for _ in 0..<300 {
+            let expression = generator.expression(depth: 0, &random)
+            let query = Query(source: "", root: expression)
+            let expected = Set(corpus.entries.filter { reference.matches(expression, $0) }.map(\.message.id))
+            let hits = try await corpus.archive.search(query, options: SearchOptions(limit: 10_000))
+            let actual = Set(hits.map(\.message.id))
+            #expect(actual == expected, "\(expression)")
+            #expect(hits.count == actual.count, "a message listed twice for \(expression)")
+            #expect(try await corpus.archive.count(query) == expected.count)
+            let dates = hits.map(\.message.dateSent)
+            #expect(dates == dates.sorted(by: >), "not newest first")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        // The generator must produce queries that find things, or the comparison proves little.
+        #expect(nonEmpty > 100)
+    }
+}
+
+/// Random query trees over the corpus's values (ids, logins, words, dates, custom keys).
+struct QueryGenerator {
+    var corpus: SearchCorpus
+
+    mutating func expression(depth: Int, _ random: inout SplitMix) -> QueryExpression {
+        switch random.next() % (depth >= 2 ? 4 : 7) {
+        case 0: return .text(textTerm(&random))
+        case 4: return .and((0..<2 + Int(random.next() % 2)).map { _ in expression(depth: depth + 1, &random) })
+        case 5: return .or((0..<2 + Int(random.next() % 2)).map { _ in expression(depth: depth + 1, &random) })
+        case 6: return .not(expression(depth: depth + 1, &random))
+        default: return .predicate(predicate(&random))
+        }
+    }
+
+    private func pick<T>(_ items: [T], _ random: inout SplitMix) -> T {
+        items[Int(random.next() % UInt64(items.count))]
+    }
+
+    private func textTerm(_ random: inout SplitMix) -> TextTerm {
+        let word = pick(SearchCorpus.vocabulary + ["++", "ref", "caf", "edited refund"], &random)
+        switch random.next() % 3 {
+        case 0: return TextTerm(kind: .word, text: word, range: 0..<1)
+        case 1: return TextTerm(kind: .prefix, text: String(word.prefix(1 + Int(random.next() % 3))), range: 0..<1)
+        default:
+            let phrase = [word, pick(SearchCorpus.vocabulary, &random)].joined(separator: " ")
+            return TextTerm(kind: .phrase, text: phrase, range: 0..<1)
+        }
+    }
+
+    private func substring(_ random: inout SplitMix) -> String {
+        let word = pick(SearchCorpus.vocabulary + ["money back", "e-"], &random)
+        let start = Int(random.next() % UInt64(max(1, word.count - 1)))
+        let length = 1 + Int(random.next() % 5)
+        return String(word.dropFirst(start).prefix(length))
+    }
+
+    private func ids(_ random: inout SplitMix) -> [QueryValue] {
+        (0..<1 + Int(random.next() % 3)).map { _ in .int(1 + Int(random.next() % 7)) }
+    }
+
+    private func period(_ random: inout SplitMix) -> QueryValue {
+        let start = SearchCorpus.baseTime - 30 * 86_400 + Int(random.next() % (60 * 86_400))
+        let length = pick([1, 3600, 86_400, 7 * 86_400], &random)
+        return .period(start: start, end: start + length)
+    }
+
+    private func predicate(_ random: inout SplitMix) -> QueryPredicate {
+        let comparisons: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let field: QueryField
+        var op: QueryOperator
+        var values: [QueryValue]
+        switch random.next() % 15 {
+        case 0:
+            field = .message
+            op = pick([.contains, .contains, .contains, .equal, .notEqual], &random)
+            values = [.string(op == .contains ? substring(&random) : pick(SearchCorpus.vocabulary, &random))]
+        case 1, 2:
+            field = pick([.senderID, .recipientID], &random)
+            op = pick(comparisons + [.in, .notIn], &random)
+            values = op == .in || op == .notIn ? ids(&random) : [.int(1 + Int(random.next() % 7))]
+            if op == .equal, random.next() % 2 == 0 { values = [.login("user\(1 + random.next() % 6)")] }
+        case 3:
+            field = .dialog
+            op = pick([.equal, .notEqual, .in, .notIn], &random)
+            let dialogIDs = (0..<5).map { QueryValue.string(SearchCorpus.objectID(0xD00 + $0)) }
+            values =
+                op == .in || op == .notIn
+                ? [pick(dialogIDs, &random), pick(dialogIDs, &random)] : [pick(dialogIDs, &random)]
+        case 4:
+            field = .dialogType
+            op = pick([.equal, .notEqual, .in, .notIn], &random)
+            values = [.int(1 + Int(random.next() % 3))]
+        case 5:
+            field = .dialogName
+            op = pick([.equal, .notEqual, .contains], &random)
+            values = [.string(op == .contains ? pick(["caf", "Room 1", "é", "x"], &random) : "Room 1 café")]
+        case 6, 7:
+            field = pick([.dateSent, .updatedAt], &random)
+            op = pick(comparisons + [.in], &random)
+            values = [period(&random)]
+        case 8:
+            field = .attachmentType
+            op = pick([.equal, .notEqual, .in, .notIn], &random)
+            values = [
+                .string(pick(SearchCorpus.attachmentTypes, &random)),
+                .string(pick(SearchCorpus.attachmentTypes, &random)),
+            ]
+            if op == .equal || op == .notEqual { values = [values[0]] }
+        case 9, 10:
+            field = pick([.readIDs, .occupantsIDs], &random)
+            op = pick(comparisons + [.in, .notIn, .all], &random)
+            values = [.in, .notIn, .all].contains(op) ? ids(&random) : [.int(1 + Int(random.next() % 7))]
+        case 11:
+            field = pick([.hasAttachment, .edited, .deleted], &random)
+            op = pick([.equal, .notEqual], &random)
+            values = [.bool(random.next() % 2 == 0)]
+        case 12, 13:
+            field = .custom("priority")
+            op = pick(comparisons + [.in, .notIn], &random)
+            values = op == .in || op == .notIn ? ids(&random) : [.int(Int(random.next() % 6))]
+        default:
+            field = .custom("label")
+            op = pick([.equal, .notEqual, .contains, .in, .notIn], &random)
+            values = [
+                .string(
+                    op == .contains ? pick(["urg", "LATER", "e"], &random) : pick(["urgent", "Later", "x"], &random))
+            ]
+        }
+        return QueryPredicate(field: field, op: op, values: values, range: 0..<1)
+    }
+}

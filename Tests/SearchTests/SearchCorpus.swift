@@ -1,0 +1,107 @@
+import ArchiveStore
+import Foundation
+import QueryLanguage
+import QuickBlox
+
+/// A seeded random archive for search tests: users, dialogs and messages (some edited, some
+/// tombstoned), kept in memory too so that a reference evaluator can answer the same queries.
+struct SearchCorpus {
+    struct Entry {
+        var message: Message
+        var dialog: Dialog
+        var edited: Bool
+        var deleted: Bool
+    }
+
+    static let vocabulary = [
+        "refund", "Refunds", "money", "back", "café", "CAFE", "naïve", "hello", "world", "bit.ly/x", "call",
+        "me", "at", "+1-555-0100", "scam", "pay", "now", "C++", "vs.", "ok", "Zoë", "e-mail", "x@y.com", "\"quoted\"",
+    ]
+    static let attachmentTypes = ["image", "audio", "video", "file"]
+    static let baseTime = 1_709_294_400  // 2024-03-01T12:00:00Z
+
+    let directory: String
+    let archive: Archive
+    let users: [User]
+    let entries: [Entry]
+
+    static func objectID(_ number: Int) -> String {
+        let hex = String(number, radix: 16)
+        return String(repeating: "0", count: 24 - hex.count) + hex
+    }
+
+    /// Builds an archive of `count` messages from `seed`.
+    static func make(seed: UInt64, count: Int) async throws -> SearchCorpus {
+        var random = SplitMix(seed: seed)
+        let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let archive = try Archive.create(at: directory + "/search.sqlite", now: baseTime)
+        let users = (1...6).map { User(id: $0, login: "user\($0)", fullName: "User \($0)", createdAt: 0, updatedAt: 0) }
+        try await archive.upsertUsers(rawItems: users.map(\.json), at: baseTime)
+        let types: [DialogType] = [.private, .group, .publicGroup]
+        let dialogs = (0..<5).map { index in
+            Dialog(
+                id: objectID(0xD00 + index), type: types[index % 3], name: index % 3 == 0 ? nil : "Room \(index) café",
+                userID: 1, occupantIDs: Array(Set((0..<3).map { _ in 1 + Int(random.next() % 6) })).sorted(),
+                createdAt: baseTime - 86_400, updatedAt: baseTime)
+        }
+        try await archive.upsertDialogs(rawItems: dialogs.map(\.json), at: baseTime)
+
+        var entries: [Entry] = []
+        for number in 0..<count {
+            let dialog = dialogs[Int(random.next() % UInt64(dialogs.count))]
+            let words = (0..<(1 + Int(random.next() % 6))).map { _ in
+                vocabulary[Int(random.next() % UInt64(vocabulary.count))]
+            }
+            let attachments = (0..<Int(random.next() % 3 == 0 ? 1 + random.next() % 2 : 0)).map { _ in
+                Attachment(type: attachmentTypes[Int(random.next() % 4)], id: "f\(number)")
+            }
+            var custom: [String: JSONValue] = [:]
+            if random.next() % 3 == 0 { custom["priority"] = .int(Int(random.next() % 5)) }
+            if random.next() % 4 == 0 { custom["label"] = .string(random.next() % 2 == 0 ? "urgent" : "Later") }
+            let dateSent = baseTime + Int(random.next() % (60 * 86_400)) - 30 * 86_400
+            let message = Message(
+                id: objectID(number + 1), chatDialogID: dialog.id,
+                text: random.next() % 15 == 0 ? nil : words.joined(separator: " "), dateSent: dateSent,
+                senderID: random.next() % 20 == 0 ? nil : 1 + Int(random.next() % 6),
+                recipientID: dialog.type == .private ? 1 + Int(random.next() % 6) : nil, attachments: attachments,
+                readIDs: Array(Set((0..<Int(random.next() % 4)).map { _ in 1 + Int(random.next() % 6) })).sorted(),
+                createdAt: dateSent, updatedAt: dateSent + Int(random.next() % 1000), extra: custom)
+            entries.append(Entry(message: message, dialog: dialog, edited: false, deleted: false))
+        }
+        for dialog in dialogs {
+            let page = entries.filter { $0.dialog.id == dialog.id }.map(\.message).sorted { $0.dateSent < $1.dateSent }
+            try await archive.writePage(dialogID: dialog.id, rawItems: page.map(\.json), cursor: nil, at: baseTime)
+        }
+        // Edit some messages (a revision each) and tombstone others.
+        for index in entries.indices where random.next() % 10 == 0 {
+            entries[index].message.text = "edited " + (entries[index].message.text ?? "") + " refund"
+            entries[index].message.updatedAt = (entries[index].message.updatedAt ?? 0) + 5000
+            entries[index].edited = true
+            try await archive.writePage(
+                dialogID: entries[index].dialog.id, rawItems: [entries[index].message.json], cursor: nil,
+                at: baseTime + 10)
+        }
+        let deleted = entries.indices.filter { _ in random.next() % 12 == 0 }
+        for index in deleted { entries[index].deleted = true }
+        _ = try await archive.tombstoneMessages(ids: deleted.map { entries[$0].message.id }, at: baseTime + 20)
+        return SearchCorpus(directory: directory, archive: archive, users: users, entries: entries)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so failures reproduce from the seed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import QuickBlox
+import Testing
+
+@Suite("qbarchive search and queries (the built binary)")
+struct SearchCommandTests {
+    /// The repository's saved queries.
+    static let queries = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("queries").path
+
+    /// Crawls the test emulator into an archive with the built binary, then runs `body` with the archive's path.
+    static func withArchive(_ body: @Sendable (String, Int) async throws -> Void) async throws {
+        try await CrawlCommandTests.run { emulator, environment, directory in
+            let archive = directory.appendingPathComponent("search.sqlite").path
+            let crawl = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet"], environment: environment)
+            #expect(crawl.status == 0, "\(crawl.stderr)")
+            let visible = try await CrawlCommandTests.visibleTruth(emulator)
+            try await body(archive, visible.count)
+        }
+    }
+
+    @Test func searchesCountsExplainsAndRefusesBadQueries() async throws {
+        try await Self.withArchive { archive, total in
+            let count = try await CommandRunner.run(["search", "--archive", archive, "--count", "date > 2000-01-01"])
+            #expect(count.status == 0)
+            #expect(count.stdout == "\(total)\n")
+
+            let jsonl = try await CommandRunner.run([
+                "search", "--archive", archive, "--format", "jsonl", "--limit", "5", "from:user2",
+            ])
+            #expect(jsonl.status == 0, "\(jsonl.stderr)")
+            let lines = jsonl.stdout.split(separator: "\n")
+            #expect(lines.count == 5)
+            for line in lines {
+                let object = try JSONValue(parsing: String(line))
+                #expect(object["sender_login"] == "user2")
+                #expect(object["sender_id"] == 100_002)
+            }
+
+            let csv = try await CommandRunner.run([
+                "search", "--archive", archive, "--format", "csv", "--limit", "3", "has:attachment",
+            ])
+            #expect(csv.status == 0)
+            #expect(csv.stdout.hasPrefix("id,date_sent,date,dialog_id,dialog_name,dialog_type,sender_id,"))
+
+            let explain = try await CommandRunner.run([
+                "search", "--archive", archive, "--explain", "refund from:user1",
+            ])
+            #expect(explain.status == 0)
+            #expect(explain.stdout.contains("message_words MATCH ?"))
+            #expect(explain.stdout.contains("'\"refund\"'"))
+
+            let bad = try await CommandRunner.run(["search", "--archive", archive, "sendr_id = 5"])
+            #expect(bad.status == 2)
+            #expect(bad.stdout.isEmpty)
+            #expect(bad.stderr.contains("sendr_id = 5\n^"))
+            #expect(bad.stderr.contains("did you mean `sender_id`?"))
+
+            let unknownLogin = try await CommandRunner.run(["search", "--archive", archive, "from:nobody"])
+            #expect(unknownLogin.status == 2)
+            #expect(unknownLogin.stderr.contains("no archived user has the login `nobody`"))
+        }
+    }
+
+    @Test func savedQueriesRunAndAreListed() async throws {
+        let listed = try await CommandRunner.run(["queries", "--queries", Self.queries])
+        #expect(listed.status == 0)
+        for name in [
+            "attachments-in-public", "contact-details", "deleted-and-edited", "harassment-terms", "links-in-private",
+            "payment-scams",
+        ] {
+            #expect(listed.stdout.contains("@\(name) — "), "\(name) missing from\n\(listed.stdout)")
+        }
+        try await Self.withArchive { archive, _ in
+            // Every shipped review parses and runs against a real archive.
+            for line in listed.stdout.split(separator: "\n") where line.hasPrefix("@") {
+                let name = String(line.split(separator: " ")[0])
+                let result = try await CommandRunner.run([
+                    "search", "--archive", archive, "--queries", Self.queries, "--count", name,
+                ])
+                #expect(result.status == 0, "\(name): \(result.stderr)")
+                #expect(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil)
+            }
+            let unknown = try await CommandRunner.run([
+                "search", "--archive", archive, "--queries", Self.queries, "@no-such-review",
+            ])
+            #expect(unknown.status == 2)
+            #expect(unknown.stderr.contains("no saved query `@no-such-review`"))
+        }
+    }
+
+    @Test func aMissingArchiveExits10() async throws {
+        let result = try await CommandRunner.run(["search", "--archive", "/nonexistent/a.sqlite", "refund"])
+        #expect(result.status == 10)
+        #expect(result.stderr.contains("No archive at /nonexistent/a.sqlite"))
+    }
+}
