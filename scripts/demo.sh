@@ -70,12 +70,15 @@ curl -sS -X POST "$BASE/_emulator/live?count=40" >/dev/null
 step "Every user's dialogs through the API key (--scope app), with --reconcile, as JSON events"
 QB_API_KEY=$API_KEY "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive-app.sqlite" --scope app --reconcile --json | tail -n 1
 
-step "The archive is plain SQLite with FTS5: a word search for 'refund' (diacritics folded)"
-if command -v sqlite3 >/dev/null; then
-  sqlite3 -header -column "$DEMO_DIR/archive-app.sqlite" \
-    "SELECT datetime(date_sent, 'unixepoch') AS sent, sender_id, substr(text, 1, 60) AS text
-       FROM messages WHERE rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH 'refund') LIMIT 3;"
-fi
+step "qbarchive search — words (accents folded), a sender by login, a month, substrings (ctn)"
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 5 'refund'
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 3 'from:user2 message ctn "http"'
+echo "messages with attachments in public rooms: $("$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --count 'dialog_type:public has:attachment')"
+
+step "A saved moderation review (queries/payment-scams.qbq) with 1 message of context, and a bad query"
+"$QBARCHIVE" queries | head -n 6
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 2 --context 1 @payment-scams
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'sendr_id = 5' || echo "(exit code $? — a query error is never an empty result)"
 
 step "Ground truth: /_emulator/stats and the truth dump ($DEMO_DIR/truth.jsonl)"
 curl -sS "$BASE/_emulator/stats"; echo
@@ -87,4 +90,5 @@ done
 
 step "Done"
 echo "Archives: $DEMO_DIR/archive.sqlite (user1) and $DEMO_DIR/archive-app.sqlite (every user)."
-echo "Next: 'qbarchive crawl --help' and docs/backups.md for scheduled runs; docs/emulator.md for the emulator."
+echo "Next: 'qbarchive crawl --help' and docs/backups.md for scheduled runs; 'qbarchive search --help' and"
+echo "docs/query-language.md for moderation searches; docs/emulator.md for the emulator."
