@@ -1,5 +1,5 @@
-import Foundation
 import ArchiveStore
+import Foundation
 import QueryLanguage
 import QuickBlox
 
