@@ -171,6 +171,8 @@ let package = Package(
             name: "CrawlerTests",
             dependencies: [
                 "QuickBlox",
+                "QueryLanguage",
+                "Search",
                 "QuickBloxClient",
                 "QuickBloxEmulator",
                 "Crawler",

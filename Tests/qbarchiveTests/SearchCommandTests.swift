@@ -50,6 +50,15 @@ struct SearchCommandTests {
             #expect(explain.status == 0)
             #expect(explain.stdout.contains("message_words MATCH ?"))
             #expect(explain.stdout.contains("'\"refund\"'"))
+            #expect(explain.stdout.contains("GET /chat/Message.json?(no filter)"))
+            #expect(explain.stdout.contains("left to filter locally: refund · from:user1"))
+            let pushed = try await CommandRunner.run([
+                "search", "--archive", archive, "--explain", "sender_id[in]=100002,100003&message[ctn]=refund now",
+            ])
+            #expect(
+                pushed.stdout.contains(
+                    "GET /chat/Message.json?sender_id%5Bin%5D=100002%2C100003&message%5Bctn%5D=refund"))
+            #expect(pushed.stdout.contains("left to filter locally: now"))
 
             let bad = try await CommandRunner.run(["search", "--archive", archive, "sendr_id = 5"])
             #expect(bad.status == 2)
