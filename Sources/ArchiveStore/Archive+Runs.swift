@@ -5,18 +5,24 @@ extension Archive {
     ///
     /// The row is written at once, with status ``RunStatus/running``, so a run that dies leaves a
     /// trace for `status`.
-    /// - Parameter scope: What the run crawls (`user`, `app`, a dialog list), shown by `status`.
-    public func beginRun(scope: String? = nil, at time: Int = Archive.now()) async throws -> Int64 {
+    /// - Parameters:
+    ///   - scope: What the run crawls (`user`, `app`, a dialog list), shown by `status`.
+    ///   - query: The `--where` query of a targeted run, which fetches only matching messages; such a
+    ///     run never counts as the last complete one (``lastCompletedRunStart()``).
+    public func beginRun(scope: String? = nil, query: String? = nil, at time: Int = Archive.now()) async throws
+        -> Int64
+    {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO runs (started_at, status, scope) VALUES (?, 'running', ?)", arguments: [time, scope])
+                sql: "INSERT INTO runs (started_at, status, scope, query) VALUES (?, 'running', ?, ?)",
+                arguments: [time, scope, query])
             return db.lastInsertedRowID
         }
     }
 
     /// Records how a run ended, with its tallies.
     ///
-    /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:at:)``.
+    /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.
     public func finishRun(
         _ id: Int64, status: RunStatus, counts: RunCounts, error: String? = nil, at time: Int = Archive.now()
     ) async throws {
@@ -41,7 +47,8 @@ extension Archive {
     /// that run was going is fetched again rather than missed.
     public func lastCompletedRunStart() async throws -> Int? {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT MAX(started_at) FROM runs WHERE status = 'complete'")
+            try Int.fetchOne(
+                db, sql: "SELECT MAX(started_at) FROM runs WHERE status = 'complete' AND query IS NULL")
         }
     }
 

@@ -9,6 +9,10 @@ extension Archive {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createSchemaV1)
+        migrator.registerMigration("v2-targeted-runs") { db in
+            // A run limited by `crawl --where` records its query; it does not count as a complete backup.
+            try db.alter(table: "runs") { t in t.add(column: "query", .text) }
+        }
         return migrator
     }()
 

@@ -3,8 +3,8 @@ import QuickBlox
 
 /// The SQLite archive as the crawler's storage backend.
 extension Archive: CrawlArchive {
-    public func beginRun(startedAt: Int, scope: String) async throws -> Int64 {
-        try await beginRun(scope: scope, at: startedAt)
+    public func beginRun(startedAt: Int, scope: String, query: String?) async throws -> Int64 {
+        try await beginRun(scope: scope, query: query, at: startedAt)
     }
 
     public func finishRun(_ id: Int64, summary: CrawlSummary) async throws {

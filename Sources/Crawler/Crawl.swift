@@ -15,6 +15,11 @@ public struct CrawlOptions: Sendable {
     public var reconcile = false
     /// Messages per page asked for (the server may clamp it).
     public var pageSize = 100
+    /// A targeted crawl (`--where`): only messages matching these `/chat/Message` filters are fetched,
+    /// from the start of each dialog, and no dialog's cursor moves, so full runs are not affected.
+    public var messageFilters: [(String, String)] = []
+    /// The `--where` query behind ``messageFilters``, recorded with the run.
+    public var query: String?
 
     public init() {}
 }
@@ -60,7 +65,7 @@ public struct Crawl: Sendable {
     public func run() async throws -> CrawlSummary {
         let runStart = Int(Date().timeIntervalSince1970)
         let since = try await archive.lastCompletedRunStart()
-        let runID = try await archive.beginRun(startedAt: runStart, scope: options.scope.rawValue)
+        let runID = try await archive.beginRun(startedAt: runStart, scope: options.scope.rawValue, query: options.query)
         var summary = CrawlSummary(startedAt: runStart)
         do {
             let users = try await crawlUsers(at: runStart)
@@ -192,6 +197,7 @@ public struct Crawl: Sendable {
 
     /// New messages from the dialog's cursor, then messages changed since the last completed run.
     func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> PageCounts {
+        if options.query != nil { return try await crawlTargeted(target, runStart: runStart) }
         var counts = PageCounts()
         let start = try await archive.cursor(dialogID: target.dialog.id)
         // The dialog's newest message says whether anything is new since the cursor (an empty dialog has
@@ -223,6 +229,30 @@ public struct Crawl: Sendable {
                     observedAt: runStart)
                 counts.add(stored)
             }
+        }
+        return counts
+    }
+
+    /// A targeted crawl of one dialog: every message matching ``CrawlOptions/messageFilters``, stored
+    /// without moving the dialog's cursor. A `date_sent[gte]` filter becomes the walk's starting cursor
+    /// (the pager owns that parameter).
+    func crawlTargeted(_ target: Target, runStart: Int) async throws -> PageCounts {
+        var counts = PageCounts()
+        var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
+        pager.pageSize = options.pageSize
+        var start = CrawlCursor()
+        for (key, value) in options.messageFilters {
+            if key == "date_sent[gte]", let seconds = Int(value) {
+                start.dateSent = max(start.dateSent ?? seconds, seconds)
+            } else {
+                pager.filters.append((key, value))
+            }
+        }
+        try await pager.walk(from: start) { batch in
+            counts.add(
+                try await archive.storeMessages(
+                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
+                    observedAt: runStart))
         }
         return counts
     }

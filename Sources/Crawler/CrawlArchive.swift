@@ -7,10 +7,11 @@ import QuickBlox
 /// write is atomic: a page of messages is stored together with the cursor that follows it, so a crawl
 /// killed at any instant resumes from the last stored page.
 public protocol CrawlArchive: Sendable {
-    /// The start time of the last run that completed (the `updated_at` pass asks for changes since).
+    /// The start time of the last full run that completed (the `updated_at` pass asks for changes since);
+    /// targeted runs (`--where`) do not count.
     func lastCompletedRunStart() async throws -> Int?
-    /// Records a run's start; returns its id.
-    func beginRun(startedAt: Int, scope: String) async throws -> Int64
+    /// Records a run's start, with the `--where` query of a targeted run; returns its id.
+    func beginRun(startedAt: Int, scope: String, query: String?) async throws -> Int64
     /// Records a run's end, its status and its counts.
     func finishRun(_ id: Int64, summary: CrawlSummary) async throws
 

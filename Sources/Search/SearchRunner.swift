@@ -67,8 +67,8 @@ public struct SearchRunner: Sendable {
 }
 
 extension Query {
-    /// The source text of a sub-expression (its terms' span), for explanations.
-    func text(of expression: QueryExpression) -> String {
+    /// The source text of a sub-expression (its terms' span), for explanations and error messages.
+    public func text(of expression: QueryExpression) -> String {
         guard let range = expression.sourceRange else { return "\(expression)" }
         let characters = Array(source)
         guard range.lowerBound >= 0, range.upperBound <= characters.count else { return "\(expression)" }

@@ -4,6 +4,7 @@ import Crawler
 import Foundation
 import Logging
 import QuickBloxClient
+import Search
 
 /// `qbarchive crawl`: one backup run of a QuickBlox application into an archive.
 struct CrawlCommand: AsyncParsableCommand {
@@ -26,6 +27,11 @@ struct CrawlCommand: AsyncParsableCommand {
                 QB_AUTH_SECRET=emulator-auth-secret QB_LOGIN=user1 QB_PASSWORD=password1 \\
                 qbarchive crawl --archive chat.sqlite
               qbarchive crawl --archive all.sqlite --scope app --config /etc/qbarchive.conf --quiet
+              qbarchive crawl --archive case-42.sqlite --scope app --where 'sender_id in (34, 45) date in 2024-03'
+
+            --where makes a targeted crawl: the query goes to QuickBlox as /chat/Message filters, only matching \
+            messages are fetched, and the dialogs' cursors do not move, so scheduled full runs are unaffected. \
+            Terms QuickBlox cannot filter (words, or, not, logins, other fields) are refused with exit code 2.
             """
     )
 
@@ -44,6 +50,14 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: "Dialogs crawled at once.") var concurrency = 4
     @Option(help: "Client-side limit on requests per second (QuickBlox's lowest plan allows 80).") var maxRps = 50.0
     @Flag(help: "Compare server counts with the archive and record deletions as tombstones.") var reconcile = false
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "A targeted crawl: only messages matching QUERY (or @NAME), sent to QuickBlox as filters.",
+            discussion: "Only what QuickBlox can filter is accepted (see `qbarchive search --explain`).",
+            valueName: "QUERY"))
+    var whereQuery: String?
+    @Option(help: "Where saved queries live (for --where @NAME).") var queries = "queries"
     @Flag(help: "One JSON event per line (progress, warnings, summary).") var json = false
     @Flag(help: "Errors and the final summary only.") var quiet = false
     @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
@@ -52,9 +66,13 @@ struct CrawlCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard maxRps > 0 else { throw ValidationError("--max-rps must be positive") }
         guard !(json && quiet) else { throw ValidationError("--json and --quiet cannot be combined") }
+        guard !(reconcile && whereQuery != nil) else {
+            throw ValidationError("--reconcile compares whole dialogs; it cannot be combined with --where")
+        }
     }
 
     func run() async throws {
+        let target = try whereQuery.map { try TargetedCrawl(query: $0, queries: queries) }
         let flags = [
             "QB_ENDPOINT": endpoint, "QB_APP_ID": appId, "QB_AUTH_KEY": authKey, "QB_AUTH_SECRET": authSecret,
             "QB_LOGIN": login, "QB_PASSWORD": password, "QB_API_KEY": apiKey,
@@ -99,6 +117,14 @@ struct CrawlCommand: AsyncParsableCommand {
         options.dialogIDs = dialogs
         options.concurrency = concurrency
         options.reconcile = reconcile
+        if let target {
+            options.query = target.text
+            options.messageFilters = target.pushdown.filters.map(\.queryItem)
+            if !target.pushdown.dialogIDs.isEmpty {
+                options.dialogIDs =
+                    dialogs.isEmpty ? target.pushdown.dialogIDs : dialogs.filter(target.pushdown.dialogIDs.contains)
+            }
+        }
         let mode: CrawlReporter.Mode = json ? .json : quiet || isatty(STDOUT_FILENO) == 0 ? .quiet : .terminal
         let reporter = CrawlReporter(mode: mode, write: output.out, writeError: output.error)
         let crawl = Crawl(

@@ -20,9 +20,10 @@ struct CrawlTests {
         let archive: Archive
 
         /// One crawl run as `scope` (user: user1's session; app: the API key).
-        func crawl(_ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3) async throws
-            -> CrawlSummary
-        {
+        func crawl(
+            _ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3,
+            configure: (inout CrawlOptions) -> Void = { _ in }
+        ) async throws -> CrawlSummary {
             var configuration = ClientConfiguration(
                 endpoint: endpoint,
                 credentials: scope == .app
@@ -36,6 +37,7 @@ struct CrawlTests {
             options.scope = scope
             options.reconcile = reconcile
             options.concurrency = concurrency
+            configure(&options)
             let crawl = Crawl(
                 client: QuickBloxClient(configuration: configuration, logger: CrawlTests.quiet), archive: archive,
                 options: options, logger: CrawlTests.quiet)

@@ -53,6 +53,31 @@ struct PushdownTests {
         }
     }
 
+    @Test func aTargetedCrawlFetchesOnlyMatchesAndLeavesFullRunsWhole() async throws {
+        try await CrawlTests.run { setup in
+            let text = "sender_id in (100002, 100003) date >= 2025-04-01"
+            let pushdown = QueryPushdown(try QueryParser(now: Archive.now()).parse(text))
+            let targeted = try await setup.crawl(.app) { options in
+                options.query = text
+                options.messageFilters = pushdown.filters.map(\.queryItem)
+            }
+            #expect(targeted.status == .complete)
+            let truth = try await setup.truth().messages.values.compactMap { try? Message(json: $0) }
+            let matching = Set(
+                truth.filter { [100_002, 100_003].contains($0.senderID ?? 0) && $0.dateSent >= 1_743_465_600 }.map(\.id)
+            )
+            #expect(!matching.isEmpty)
+            #expect(Set(try await setup.archived().keys) == matching)
+            // The targeted run is recorded with its query and is not the base of the next incremental run.
+            #expect(try await setup.archive.lastCompletedRunStart() == nil)
+            #expect(try await setup.archive.runs(limit: 1).first?.status == .complete)
+
+            // A full run afterwards still fetches everything: no cursor moved.
+            #expect(try await setup.crawl(.app).status == .complete)
+            #expect(Set(try await setup.archived().keys) == Set(truth.map(\.id)))
+        }
+    }
+
     /// An occupant of each dialog, to read it on behalf of (public dialogs: anyone).
     static func readers(_ archive: Archive, dialogs: [String]) async throws -> [String: Int] {
         var readers: [String: Int] = [:]

@@ -104,4 +104,20 @@ struct SearchCommandTests {
         #expect(result.status == 10)
         #expect(result.stderr.contains("No archive at /nonexistent/a.sqlite"))
     }
+
+    @Test func crawlWhereRefusesWhatQuickBloxCannotFilter() async throws {
+        let result = try await CommandRunner.run([
+            "crawl", "--archive", "/nonexistent/a.sqlite", "--where", "refund sender_id = 4 or from:bob",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("QuickBlox cannot filter `refund sender_id = 4 or from:bob`"))
+        let bad = try await CommandRunner.run(["crawl", "--archive", "/nonexistent/a.sqlite", "--where", "sender_id ="])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("`=` needs a value after it"))
+        let both = try await CommandRunner.run([
+            "crawl", "--archive", "/nonexistent/a.sqlite", "--reconcile", "--where", "sender_id = 4",
+        ])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("cannot be combined with --where"))
+    }
 }
