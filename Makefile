@@ -46,7 +46,7 @@ demo: release
 	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh
 
 bench: release
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3 time"
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3 time sqlite3"
 	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench.sh
 
 clean:
