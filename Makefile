@@ -10,7 +10,7 @@ help:
 	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
 	@echo "make test    install what is missing, lint, build and run every test"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
-	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator and crawl so far)"
+	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator, crawl, search)"
 	@echo "make format  rewrite sources with swift format"
 
 # Installs the Debian packages the build and tests need, only when one is missing; quiet otherwise.
