@@ -1,149 +1,206 @@
-import Foundation
-
-/// Predicates: `field op value`, `field in (a, b)`, `field:value` and `field[op]=a,b`.
+/// Predicates: `field op value`, `field in (a, b)`, `field:value`, and the REST form `field[op]=a,b`.
 extension ParserState {
-    func field(_ token: QueryToken, _ name: String) throws(QueryError) -> QueryField {
-        if let field = QueryField.named(name) { return field }
-        let hint = QueryField.suggestion(for: name).map { "did you mean `\($0)`?" }
-        throw error(
-            at: token, "unknown field `\(name)`",
-            hint: hint ?? "fields are listed by `qbarchive search --help`; to search for the text, put it in quotes")
+    /// A value as typed, before it is typed for its field.
+    struct RawValue {
+        var text: String
+        var quoted: Bool
+        var range: Range<Int>
     }
 
+    /// `field op value`, `field op (values)` or `field:value`; `token` is the field name.
     mutating func predicate(field token: QueryToken, name: String) throws(QueryError) -> QueryPredicate {
-        let field = try field(token, name)
-        guard let opToken = advance() else { throw error(at: nil, "expected an operator") }
+        let field = try field(named: name, at: token.range)
+        guard let opToken = advance() else { throw error(at: nil, "expected an operator after the field") }
         let op: QueryOperator
-        switch opToken.kind {
-        case .comparison(let comparison): op = comparison
-        default: op = QueryOperator(rawValue: opToken.keyword ?? "") ?? .equal
+        if case .comparison(let comparison) = opToken.kind {
+            op = comparison
+        } else {
+            op = QueryOperator(rawValue: opToken.keyword ?? "") ?? .equal
         }
-        try check(op, on: field, at: opToken)
-        var raw: [(text: String, quoted: Bool, token: QueryToken)] = []
-        if op.takesList || (op == .in && field.isDate) {
-            let parenthesised = peek?.kind == .openParenthesis
-            let open = parenthesised ? advance() : nil
-            repeat {
-                if peek?.kind == .comma { index += 1 }
-                guard let value = try valueToken(after: opToken) else {
-                    throw error(at: peek, "empty list after `\(op.rawValue)`", hint: "give at least one value")
-                }
-                raw.append(value)
-            } while peek?.kind == .comma
-            if let open {
-                guard peek?.kind == .closeParenthesis else {
-                    throw error(at: open, "unbalanced `(` in the list", hint: "close the list with `)`")
-                }
-                index += 1
+        let spelled = text(of: opToken.range).lowercased()
+        try check(op, spelled: spelled, on: field, at: opToken.range)
+        var raw: [RawValue] = []
+        if op.takesList {
+            raw = try list(after: opToken, spelled: spelled)
+            if field.isDate, raw.count > 1 {
+                throw error(at: raw[1].range, "a date field takes one date or period", hint: "use `or` for several")
             }
         } else {
-            guard let value = try valueToken(after: opToken) else {
-                throw error(at: opToken, "`\(op.rawValue)` needs a value after it")
-            }
-            raw.append(value)
+            guard let value = valueToken() else { throw missingValue(after: opToken, spelled: spelled) }
+            raw = [value]
         }
-        if field.isDate, raw.count > 1 {
-            throw error(at: raw[1].token, "a date field takes one date or period", hint: "use `or` for several")
+        var values: [QueryValue] = []
+        for value in raw {
+            values.append(try self.value(value.text, quoted: value.quoted, for: field, at: value.range))
         }
-        let values = try raw.map { (value) throws(QueryError) in
-            try convert(value.text, quoted: value.quoted, for: field, at: value.token)
-        }
-        let last = tokens[index - 1].range.upperBound  // the last value, or the list's `)`
-        return QueryPredicate(field: field, op: op, values: values, range: token.range.lowerBound..<last)
+        let end = tokens[index - 1].range.upperBound  // the last value, or the list's `)`
+        return QueryPredicate(field: field, op: op, values: values, range: token.range.lowerBound..<end)
     }
 
-    /// The next bare or quoted value; `nil` at a `)` (an empty list).
-    private mutating func valueToken(after op: QueryToken) throws(QueryError) -> (
-        text: String, quoted: Bool, token: QueryToken
-    )? {
+    /// The values after `in`, `nin` or `all`: `(a, b)`, or without parentheses `a` or `a, b`.
+    private mutating func list(after opToken: QueryToken, spelled: String) throws(QueryError) -> [RawValue] {
+        guard let open = peek, open.kind == .openParenthesis else {
+            guard let first = valueToken() else { throw missingValue(after: opToken, spelled: spelled) }
+            var values = [first]
+            while let comma = peek, comma.kind == .comma {
+                index += 1
+                guard let value = valueToken() else { throw error(at: comma.range, "a value is missing after `,`") }
+                values.append(value)
+            }
+            return values
+        }
+        index += 1
+        if let close = peek, close.kind == .closeParenthesis {
+            throw error(at: close.range, "empty list after `\(spelled)`", hint: "give at least one value, as in (1, 2)")
+        }
+        var values: [RawValue] = []
+        while true {
+            guard let value = valueToken() else {
+                guard let other = peek else {
+                    throw error(at: open.range, "unbalanced `(` in the list", hint: "close the list with `)`")
+                }
+                throw error(at: other.range, "expected a value in the list", hint: "put the value in quotes")
+            }
+            values.append(value)
+            guard let next = peek else {
+                throw error(at: open.range, "unbalanced `(` in the list", hint: "close the list with `)`")
+            }
+            index += 1
+            switch next.kind {
+            case .closeParenthesis: return values
+            case .comma:
+                if let close = peek, close.kind == .closeParenthesis {
+                    throw error(at: next.range, "a value is missing after `,`")
+                }
+            default: throw error(at: next.range, "expected `,` or `)` in the list")
+            }
+        }
+    }
+
+    /// The next bare or quoted value, consumed; `nil` (nothing consumed) when the next token is not one.
+    private mutating func valueToken() -> RawValue? {
         guard let token = peek else { return nil }
         switch token.kind {
-        case .word(let text):
+        case .word(let text) where token.keyword != "and" && token.keyword != "or":
             index += 1
-            return (text, false, token)
+            return RawValue(text: text, quoted: false, range: token.range)
         case .quoted(let text):
             index += 1
-            return (text, true, token)
-        case .closeParenthesis: return nil
-        default: throw error(at: token, "expected a value after `\(opName(op))`")
+            return RawValue(text: text, quoted: true, range: token.range)
+        default: return nil
         }
     }
 
-    private func opName(_ token: QueryToken) -> String {
-        if case .comparison(let op) = token.kind { return op.rawValue }
-        return token.keyword ?? "operator"
+    private func missingValue(after opToken: QueryToken, spelled: String) -> QueryError {
+        let keyword = peek?.keyword == "and" || peek?.keyword == "or"
+        return error(
+            at: opToken.range, "`\(spelled)` needs a value after it",
+            hint: keyword ? "to compare with the word itself, put it in quotes" : nil)
     }
 
-    private func check(_ op: QueryOperator, on field: QueryField, at token: QueryToken) throws(QueryError) {
-        guard !field.operators.contains(op) else { return }
-        let allowed = field.operators.map(\.rawValue).joined(separator: ", ")
-        throw error(at: token, "`\(op.rawValue)` is not allowed on `\(field.name)`", hint: "use \(allowed)")
+    /// The field called `name`, or an "unknown field" error at `range` with a suggestion.
+    private func field(named name: String, at range: Range<Int>) throws(QueryError) -> QueryField {
+        if let field = QueryField.named(name) { return field }
+        let hint: String
+        if let suggestion = QueryField.suggestion(for: name) {
+            hint = "did you mean `\(suggestion)`?"
+        } else if name.lowercased().hasPrefix("custom.") {
+            hint = "a custom key is made of letters, digits, `_`, `.` and `-`"
+        } else {
+            hint = "fields are listed in docs/query-language.md; to search for the text, put it in quotes"
+        }
+        throw error(at: range, "unknown field `\(QueryError.excerpt(name))`", hint: hint)
     }
 
-    /// `field[op]=value[,value]`: QuickBlox's own filter syntax, values percent-decoded.
-    mutating func restPredicate(_ token: QueryToken, field name: String, op rest: String, raw: String)
+    private func check(_ op: QueryOperator, spelled: String, on field: QueryField, at range: Range<Int>)
         throws(QueryError)
+    {
+        guard !field.operators.contains(op) else { return }
+        let hint =
+            field == .hasAttachment
+            ? "use has:attachment, or -has:attachment for none"
+            : "use " + field.operators.map(\.rawValue).joined(separator: ", ")
+        throw error(at: range, "`\(QueryError.excerpt(spelled))` is not allowed on `\(field.name)`", hint: hint)
+    }
+
+    /// `field[op]=value[,value]` or `field=value`: QuickBlox's own filter syntax, values percent-decoded.
+    mutating func restPredicate(_ filter: QueryToken.RestFilter, range: Range<Int>) throws(QueryError)
         -> QueryPredicate
     {
-        let field = try field(token, name)
-        guard let op = QueryOperator.allCases.first(where: { $0.restName == rest && !rest.isEmpty }) else {
+        let field = try field(named: filter.field, at: filter.fieldRange)
+        let name = filter.op.lowercased()
+        let op: QueryOperator
+        if name.isEmpty, filter.opRange.count == 1 {
+            op = .equal  // plain `field=value`
+        } else if let found = QueryOperator.allCases.first(where: { !$0.restName.isEmpty && $0.restName == name }) {
+            op = found
+        } else {
             throw error(
-                at: token, "unknown operator `[\(rest)]`", hint: "use lt, lte, gt, gte, ne, in, nin, all or ctn")
+                at: filter.opRange, "unknown operator `[\(QueryError.excerpt(filter.op))]`",
+                hint: "use lt, lte, gt, gte, ne, in, nin, all or ctn")
         }
-        try check(op, on: field, at: token)
-        let pieces = op.takesList && !field.isDate ? raw.split(separator: ",").map(String.init) : [raw]
-        let texts = pieces.map { QueryLexer.percentDecoded($0).trimmingCharacters(in: .whitespaces) }
-        guard !texts.isEmpty, !texts.contains(where: \.isEmpty) else {
-            throw error(at: token, "`\(name)[\(rest)]` needs a value after `=`")
+        try check(op, spelled: name.isEmpty ? "=" : name, on: field, at: filter.opRange)
+        guard !filter.value.isEmpty || filter.quoted else {
+            throw error(
+                at: (filter.valueRange.lowerBound - 1)..<filter.valueRange.lowerBound, "a value is missing after `=`")
         }
-        let values = try texts.map { (text) throws(QueryError) in
-            try convert(text, quoted: false, for: field, at: token)
+        var values: [QueryValue] = []
+        for piece in try pieces(of: filter, list: op.takesList && !field.isDate) {
+            var text = filter.quoted ? piece.text : Self.percentDecoded(piece.text, plusIsSpace: true)
+            if field.isDate, !filter.quoted, QueryDate.period(text, now: now) == nil {
+                text = Self.percentDecoded(piece.text, plusIsSpace: false)  // `+02:00` typed rather than pasted
+            }
+            values.append(try value(text, quoted: filter.quoted, for: field, at: piece.range))
         }
-        return QueryPredicate(field: field, op: op, values: values, range: token.range)
+        return QueryPredicate(field: field, op: op, values: values, range: range)
     }
 
-    /// Types a value for its field.
-    private func convert(_ text: String, quoted: Bool, for field: QueryField, at token: QueryToken) throws(QueryError)
-        -> QueryValue
-    {
-        switch field {
-        case .message, .dialog, .dialogName, .attachmentType:
-            return .string(text)
-        case .senderID, .recipientID:
-            if let id = Int(text) { return .int(id) }
-            guard !text.isEmpty else { throw error(at: token, "an empty user") }
-            return .login(text)
-        case .readIDs, .occupantsIDs:
-            guard let id = Int(text) else {
-                throw error(at: token, "`\(text)` is not a user id", hint: "\(field.name) takes numeric user ids")
+    /// The comma-separated parts of a REST value (the whole value when it is not a list), with offsets.
+    private func pieces(of filter: QueryToken.RestFilter, list: Bool) throws(QueryError) -> [RawValue] {
+        guard list, !filter.quoted else {
+            return [RawValue(text: filter.value, quoted: filter.quoted, range: filter.valueRange)]
+        }
+        var pieces: [RawValue] = []
+        var start = filter.valueRange.lowerBound
+        for part in filter.value.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else {
+                throw error(
+                    at: start..<(start + 1), "a value is missing in the list", hint: "separate values with one `,`")
             }
-            return .int(id)
-        case .dialogType:
-            switch text.lowercased() {
-            case "public", "1": return .int(1)
-            case "group", "2": return .int(2)
-            case "private", "3": return .int(3)
-            default: throw error(at: token, "`\(text)` is not a dialog type", hint: "use private, group or public")
+            pieces.append(RawValue(text: String(part), quoted: false, range: start..<(start + part.count)))
+            start += part.count + 1
+        }
+        return pieces
+    }
+
+    /// `%XX` escapes (as UTF-8) and, when `plusIsSpace`, `+` as a space, as in a URL query string; a
+    /// malformed escape stays as it is and invalid UTF-8 becomes U+FFFD.
+    static func percentDecoded(_ text: String, plusIsSpace: Bool) -> String {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return text }
+        let utf8 = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var i = 0
+        while i < utf8.count {
+            if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count, let high = hexDigit(utf8[i + 1]),
+                let low = hexDigit(utf8[i + 2])
+            {
+                bytes.append(high << 4 | low)
+                i += 3
+            } else {
+                bytes.append(plusIsSpace && utf8[i] == UInt8(ascii: "+") ? UInt8(ascii: " ") : utf8[i])
+                i += 1
             }
-        case .dateSent, .updatedAt:
-            guard let period = QueryDate.period(text, now: now) else {
-                throw error(at: token, "`\(text)` is not a date", hint: QueryDate.hint)
-            }
-            return .period(start: period.start, end: period.end)
-        case .hasAttachment:
-            guard ["attachment", "attachments"].contains(text.lowercased()) else {
-                throw error(at: token, "`has:` takes `attachment`", hint: "write has:attachment")
-            }
-            return .bool(true)
-        case .edited, .deleted:
-            switch text.lowercased() {
-            case "true", "yes", "1": return .bool(true)
-            case "false", "no", "0": return .bool(false)
-            default: throw error(at: token, "`\(text)` is not true or false", hint: "write \(field.name) = true")
-            }
-        case .custom:
-            if !quoted, let number = Int(text) { return .int(number) }
-            return .string(text)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

@@ -1,8 +1,11 @@
 /// A field a predicate can test, with its names and the operators that make sense for it.
+///
+/// Names are case-insensitive and each field has QuickBlox's name plus the aliases a moderator is
+/// likely to type (`from`, `to`, `date`, …); ``name`` is the canonical one used in messages and docs.
 public enum QueryField: Sendable, Hashable {
     case message, senderID, recipientID, dialog, dialogType, dialogName, dateSent, updatedAt
     case attachmentType, hasAttachment, readIDs, occupantsIDs, edited, deleted
-    /// A custom message parameter (`custom.KEY`).
+    /// A custom message parameter (`custom.KEY`, KEY as typed).
     case custom(String)
 
     /// The canonical name, as docs/query-language.md lists it.
@@ -39,61 +42,79 @@ public enum QueryField: Sendable, Hashable {
         "edited": .edited, "deleted": .deleted,
     ]
 
-    /// The field named `name` (case-insensitive), `custom.KEY` included.
+    /// Every name and alias in a fixed order, so suggestions do not depend on hashing.
+    private static let sortedNames = names.keys.sorted()
+
+    /// The field named `name` (case-insensitive), `custom.KEY` included (KEY of `[A-Za-z0-9_.-]`).
     static func named(_ name: String) -> QueryField? {
         let lower = name.lowercased()
         if let field = names[lower] { return field }
-        if lower.hasPrefix("custom."), name.count > 7 {
-            let key = String(name.dropFirst(7))
-            guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) else {
-                return nil
-            }
-            return .custom(key)
-        }
-        return nil
+        guard lower.hasPrefix("custom.") else { return nil }
+        let key = String(name.dropFirst("custom.".count))
+        guard !key.isEmpty, key.allSatisfy(isKeyCharacter) else { return nil }
+        return .custom(key)
     }
 
-    /// The operators the field accepts.
+    /// Whether `character` may appear in a field name or a custom parameter's key.
+    static func isKeyCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "_.-".contains(character))
+    }
+
+    /// The operators the field accepts, in the order error hints list them.
     var operators: [QueryOperator] {
-        let ids: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .in, .notIn]
+        let ordered: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
         switch self {
         case .message: return [.equal, .notEqual, .contains]
-        case .senderID, .recipientID: return ids
-        case .readIDs, .occupantsIDs: return ids + [.all]
+        case .senderID, .recipientID: return ordered + [.in, .notIn]
+        case .readIDs, .occupantsIDs: return ordered + [.in, .notIn, .all]
         case .dialog, .dialogType, .attachmentType: return [.equal, .notEqual, .in, .notIn]
         case .dialogName: return [.equal, .notEqual, .contains, .in, .notIn]
-        case .dateSent, .updatedAt: return [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .in]
+        case .dateSent, .updatedAt: return ordered + [.in]
         case .hasAttachment: return [.equal]
         case .edited, .deleted: return [.equal, .notEqual]
-        case .custom: return ids + [.contains]
+        case .custom: return ordered + [.contains, .in, .notIn]
         }
     }
 
     /// Whether values are dates (one period, also after `in`).
     var isDate: Bool { self == .dateSent || self == .updatedAt }
 
-    /// The closest field name within two edits of `name`, for "did you mean".
+    /// The closest field name or alias to `name`, for "did you mean".
+    ///
+    /// Only names of four or more letters are suggested, within one edit per four letters (at
+    /// least one): short aliases such as `to` would otherwise claim every short word before a `:`
+    /// (`10:00`, `re:`).
     static func suggestion(for name: String) -> String? {
         let lower = name.lowercased()
         var best: (name: String, distance: Int)?
-        for candidate in names.keys.sorted() {
-            let distance = editDistance(lower, candidate)
-            if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        for candidate in sortedNames where candidate.count >= 4 {
+            let limit = max(1, candidate.count / 4)
+            guard abs(candidate.count - lower.count) <= limit else { continue }
+            // Ties go to the canonical name: `attachment.type` is as near `attachment_type`.
+            let canonical = names[candidate]?.name == candidate
+            let distance = 2 * editDistance(lower, candidate) + (canonical ? 0 : 1)
+            if distance <= 2 * limit + 1, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.name
     }
 
+    /// Edit distance counting an insertion, deletion, substitution or swap of neighbours as one.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
+            var current = [i] + [Int](repeating: 0, count: b.count)
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], before[j - 2] + 1)
+                }
             }
+            before = previous
             previous = current
         }
         return previous[b.count]

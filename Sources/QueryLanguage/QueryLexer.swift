@@ -1,26 +1,28 @@
-import Foundation
-
 /// Splits a query into tokens.
 ///
-/// Written by hand (no parser library is among the project's dependencies, and the language is
-/// small): errors need exact Character positions, and the REST form `field[op]=v1,v2` and the
-/// `field:value` shorthand need a little context — a `:` ends a word only when the word is (or
-/// nearly is) a field name, so `http://x` and `10:00` stay whole.
+/// Written by hand (the language is small and errors need exact Character offsets). Two places
+/// need a little context: `field:value` — a `:` ends a word only when the word is a field name
+/// or nearly one (to report the typo), so `http://x`, `10:00` and `Re:` stay whole — and QuickBlox's REST form
+/// `field[op]=v1,v2` / `field=value`, read as one token because its values are percent-encoded and
+/// comma-separated. Every step consumes at least one Character and nothing is rescanned, so the
+/// lexer is linear in the input whatever it is.
 struct QueryLexer {
     private let characters: [Character]
     private var index = 0
     private var tokens: [QueryToken] = []
 
-    init(_ source: String) {
-        characters = Array(source)
+    private init(_ characters: [Character]) {
+        self.characters = characters
     }
 
-    static func tokens(_ source: String) throws(QueryError) -> [QueryToken] {
-        var lexer = QueryLexer(source)
-        return try lexer.run()
+    /// The tokens of `characters`, or the first lexical error (an unterminated quote, a lone `!`).
+    static func tokens(_ characters: [Character]) throws(QueryError) -> [QueryToken] {
+        var lexer = QueryLexer(characters)
+        try lexer.run()
+        return lexer.tokens
     }
 
-    private mutating func run() throws(QueryError) -> [QueryToken] {
+    private mutating func run() throws(QueryError) {
         while index < characters.count {
             let character = characters[index]
             let start = index
@@ -30,7 +32,9 @@ struct QueryLexer {
             case ")": emit(.closeParenthesis, from: start, length: 1)
             case ",": emit(.comma, from: start, length: 1)
             case "&": emit(.ampersand, from: start, length: 1)
-            case "\"": try quoted()
+            case "\"":
+                let (text, end) = try quoted(from: start)
+                emit(.quoted(text), from: start, length: end - start)
             case "=": emit(.comparison(.equal), from: start, length: 1)
             case "<", ">":
                 let orEqual = next(1) == "="
@@ -40,23 +44,24 @@ struct QueryLexer {
             case "!" where next(1) == "=": emit(.comparison(.notEqual), from: start, length: 2)
             case "!":
                 throw QueryError(position: start, length: 1, message: "unexpected `!`", hint: "use `!=`, `not` or `-`")
-            case "-" where atTermStart && next(1).map { !$0.isWhitespace && !$0.isNumber } ?? false:
-                emit(.minus, from: start, length: 1)
+            case "-" where negates: emit(.minus, from: start, length: 1)
             default: try word()
             }
         }
-        return tokens
     }
 
     private func next(_ offset: Int) -> Character? {
         index + offset < characters.count ? characters[index + offset] : nil
     }
 
-    /// Whether a `-` here starts a negated term rather than a value such as `-5` after an operator.
-    private var atTermStart: Bool {
-        guard let last = tokens.last else { return true }
-        if case .comparison = last.kind { return false }
-        return index == 0 || characters[index - 1].isWhitespace || characters[index - 1] == "("
+    /// Whether the `-` here negates the term after it (`-spam`, `-(a b)`), rather than being part of
+    /// a word (`e-mail`), a value after an operator (`> -5`) or a negative number (`-5`).
+    private var negates: Bool {
+        guard let following = next(1), !following.isWhitespace, !following.isNumber else { return false }
+        if let last = tokens.last, case .comparison = last.kind { return false }
+        guard index > 0 else { return true }
+        let previous = characters[index - 1]
+        return previous.isWhitespace || previous == "(" || previous == "&"
     }
 
     private mutating func emit(_ kind: QueryToken.Kind, from start: Int, length: Int) {
@@ -64,98 +69,108 @@ struct QueryLexer {
         index = start + length
     }
 
-    private mutating func quoted() throws(QueryError) {
-        let start = index
+    /// The text of the "quoted string" starting at `start` (escapes `\"` and `\\` resolved) and the
+    /// offset just past its closing quote.
+    private func quoted(from start: Int) throws(QueryError) -> (text: String, end: Int) {
         var text = ""
-        index += 1
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\\", let escaped = next(1), escaped == "\"" || escaped == "\\" {
-                text.append(escaped)
-                index += 2
+        var cursor = start + 1
+        while cursor < characters.count {
+            let character = characters[cursor]
+            if character == "\\", cursor + 1 < characters.count, ["\"", "\\"].contains(characters[cursor + 1]) {
+                text.append(characters[cursor + 1])
+                cursor += 2
             } else if character == "\"" {
-                index += 1
-                tokens.append(QueryToken(kind: .quoted(text), range: start..<index))
-                return
+                return (text, cursor + 1)
             } else {
                 text.append(character)
-                index += 1
+                cursor += 1
             }
         }
         throw QueryError(
             position: start, length: characters.count - start, message: "unterminated quote",
-            hint: "close the phrase with `\"`")
+            hint: "close it with `\"`, or write `\\\"` for a quote inside")
     }
 
+    /// Characters that end a bare word.
     private static let wordEnd: Set<Character> = ["(", ")", "\"", ",", "&", "=", "<", ">"]
 
     private mutating func word() throws(QueryError) {
         let start = index
         var text = ""
+        var identifier = true  // whether `text` could still be a field name
         while index < characters.count {
             let character = characters[index]
-            if character.isWhitespace || Self.wordEnd.contains(character) { break }
-            if character == "!", next(1) == "=" { break }
-            if character == "[", Self.isIdentifier(text), let rest = restForm(field: text, start: start) {
-                tokens.append(rest)
-                return
+            if character.isWhitespace { break }
+            if identifier, !text.isEmpty {
+                if let rest = try restFilter(field: text, start: start, at: character) {
+                    tokens.append(rest)
+                    return
+                }
+                if character == ":", QueryField.named(text) != nil || nearlyField(text) {
+                    tokens.append(QueryToken(kind: .word(text), range: start..<index))
+                    emit(.comparison(.equal), from: index, length: 1)
+                    return
+                }
             }
-            if character == ":", Self.isIdentifier(text),
-                QueryField.named(text) != nil || QueryField.suggestion(for: text) != nil
-            {
-                tokens.append(QueryToken(kind: .word(text), range: start..<index))
-                emit(.comparison(.equal), from: index, length: 1)
-                return
-            }
+            if Self.wordEnd.contains(character) || (character == "!" && next(1) == "=") { break }
             text.append(character)
+            identifier = identifier && QueryField.isKeyCharacter(character)
             index += 1
         }
         tokens.append(QueryToken(kind: .word(text), range: start..<index))
     }
 
-    private static func isIdentifier(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
+    /// Whether `text`, just before a `:` with a value right after it, is a mistyped field (`frm:alice`)
+    /// to report, rather than text to search for (`Re: refund`, `10:00`).
+    private func nearlyField(_ text: String) -> Bool {
+        guard let following = next(1), !following.isWhitespace else { return false }
+        return QueryField.suggestion(for: text) != nil
     }
 
-    /// Reads `[op]=values` after a field name; `nil` (nothing consumed) when the text is not of that form.
-    private mutating func restForm(field: String, start: Int) -> QueryToken? {
-        var cursor = index + 1
+    /// The REST-form token when the word `field` is followed by `[op]=value`, or by `=value` with no
+    /// space, consuming it; `nil`, with nothing consumed, otherwise.
+    private mutating func restFilter(field: String, start: Int, at character: Character) throws(QueryError)
+        -> QueryToken?
+    {
+        guard character == "[" || character == "=" else { return nil }
+        var cursor = index
         var op = ""
-        while cursor < characters.count, characters[cursor].isASCII, characters[cursor].isLetter {
-            op.append(characters[cursor])
+        if character == "[" {
+            cursor += 1
+            while cursor < characters.count, characters[cursor].isASCII, characters[cursor].isLetter {
+                op.append(characters[cursor])
+                cursor += 1
+            }
+            guard cursor + 1 < characters.count, characters[cursor] == "]", characters[cursor + 1] == "=" else {
+                return nil
+            }
             cursor += 1
         }
-        guard cursor + 1 < characters.count, characters[cursor] == "]", characters[cursor + 1] == "=" else {
-            return nil
+        let opRange = character == "[" ? index..<cursor : cursor..<(cursor + 1)
+        let valueStart = cursor + 1
+        if character == "=" {
+            // Plain `field=value` only when the value follows at once: `field = value` is the
+            // language's own form, and `field==x` or `field=(` are no REST values.
+            guard valueStart < characters.count, !characters[valueStart].isWhitespace,
+                !["=", "(", ")", "&"].contains(characters[valueStart])
+            else { return nil }
         }
-        cursor += 2
-        var raw = ""
-        while cursor < characters.count, !characters[cursor].isWhitespace, characters[cursor] != "&",
-            characters[cursor] != ")"
-        {
-            raw.append(characters[cursor])
-            cursor += 1
-        }
-        index = cursor
-        return QueryToken(kind: .rest(field: field, op: op.lowercased(), raw: raw), range: start..<cursor)
-    }
-
-    /// `%XX` escapes and `+` as a space, as in a URL query string; a malformed escape stays as it is.
-    static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        let utf8 = Array(text.utf8)
-        var i = 0
-        while i < utf8.count {
-            if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count,
-                let value = UInt8(String(decoding: utf8[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+        var value = ""
+        var end = valueStart
+        let quoted = valueStart < characters.count && characters[valueStart] == "\""
+        if quoted {
+            (value, end) = try self.quoted(from: valueStart)
+        } else {
+            while end < characters.count, !characters[end].isWhitespace, characters[end] != "&", characters[end] != ")"
             {
-                bytes.append(value)
-                i += 3
-            } else {
-                bytes.append(utf8[i] == UInt8(ascii: "+") ? UInt8(ascii: " ") : utf8[i])
-                i += 1
+                value.append(characters[end])
+                end += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        index = end
+        let filter = QueryToken.RestFilter(
+            field: field, fieldRange: start..<(start + field.count), op: op, opRange: opRange, value: value,
+            valueRange: valueStart..<end, quoted: quoted)
+        return QueryToken(kind: .rest(filter), range: start..<end)
     }
 }

@@ -8,18 +8,33 @@ struct QueryToken: Sendable, Hashable {
         case openParenthesis, closeParenthesis, comma, ampersand
         /// A `-` that negates the term after it.
         case minus
-        /// `=`, `!=`, `<`, `<=`, `>`, `>=`, or `:` (read as `=`).
+        /// `=`, `!=`, `<`, `<=`, `>`, `>=`, or the `:` of `field:value` (read as `=`).
         case comparison(QueryOperator)
-        /// QuickBlox's REST form `field[op]=value,value`; `raw` is still percent-encoded.
-        case rest(field: String, op: String, raw: String)
+        /// QuickBlox's REST form `field[op]=value` or `field=value`.
+        case rest(RestFilter)
+    }
+
+    /// The parts of a REST-form filter, each with its offsets, for precise errors.
+    struct RestFilter: Sendable, Hashable {
+        var field: String
+        var fieldRange: Range<Int>
+        /// QuickBlox's operator name as typed (`in`, `LTE`, …); empty for plain `field=value`.
+        var op: String
+        /// `[op]` with its brackets, or the `=` of plain `field=value`.
+        var opRange: Range<Int>
+        /// The value as typed, still percent-encoded unless ``quoted``.
+        var value: String
+        var valueRange: Range<Int>
+        /// Whether the value was a "quoted string" (escapes resolved, no percent-decoding, no list).
+        var quoted: Bool
     }
 
     var kind: Kind
     var range: Range<Int>
 
-    /// The word in lower case, for keywords (`and`, `or`, `not`, `ctn`, `in`, ...).
+    /// The word in lower case when it is short enough to be a keyword (`and`, `or`, `not`, `ctn`, `in`, …).
     var keyword: String? {
-        if case .word(let text) = kind { return text.lowercased() }
-        return nil
+        guard case .word(let text) = kind, text.count <= 3 else { return nil }
+        return text.lowercased()
     }
 }

@@ -2,118 +2,198 @@ import Testing
 
 @testable import QueryLanguage
 
-/// 2024-03-10T15:30:00Z, a Sunday: relative dates in these tests are measured from it.
-let testNow = 1_710_084_600
-let parser = QueryParser(now: testNow)
-
-func predicate(_ field: QueryField, _ op: QueryOperator, _ values: [QueryValue]) -> QueryExpression {
-    .predicate(QueryPredicate(field: field, op: op, values: values, range: 0..<0))
-}
-
-/// The expression with every range zeroed, to compare structure and values only.
-func shape(_ expression: QueryExpression) -> QueryExpression {
-    switch expression {
-    case .and(let children): return .and(children.map(shape))
-    case .or(let children): return .or(children.map(shape))
-    case .not(let child): return .not(shape(child))
-    case .text(var term):
-        term.range = 0..<0
-        return .text(term)
-    case .predicate(var predicate):
-        predicate.range = 0..<0
-        return .predicate(predicate)
-    }
-}
-
-func parsed(_ source: String) throws -> QueryExpression {
-    shape(try parser.parse(source).root)
-}
-
 @Suite("Query parser")
 struct QueryParserTests {
     @Test(arguments: [
-        ("refund", QueryExpression.text(TextTerm(kind: .word, text: "refund", range: 0..<0))),
-        ("refu*", .text(TextTerm(kind: .prefix, text: "refu", range: 0..<0))),
-        (#""money back""#, .text(TextTerm(kind: .phrase, text: "money back", range: 0..<0))),
-        ("john.doe@mail.com", .text(TextTerm(kind: .word, text: "john.doe@mail.com", range: 0..<0))),
-        ("C++", .text(TextTerm(kind: .word, text: "C++", range: 0..<0))),
-        ("http://x.io/a", .text(TextTerm(kind: .word, text: "http://x.io/a", range: 0..<0))),
-        (#""say \"hi\"""#, .text(TextTerm(kind: .phrase, text: #"say "hi""#, range: 0..<0))),
+        ("refund", word("refund")),
+        ("refu*", prefix("refu")),
+        (#""money back""#, phrase("money back")),
+        ("john.doe@mail.com", word("john.doe@mail.com")),
+        ("NEAR", word("NEAR")),
+        ("C++", word("C++")),
+        ("http://x.io/a?b", word("http://x.io/a?b")),
+        ("10:00", word("10:00")),
+        ("re:hello", word("re:hello")),
+        ("e-mail", word("e-mail")),
+        ("café", word("café")),
+        ("👍🏽", word("👍🏽")),
+        ("*", word("*")),
+        ("**", word("**")),
+        ("Re:", word("Re:")),
+        ("in:5", word("in:5")),
+        ("-5", word("-5")),
+        ("in", word("in")),
+        ("message", word("message")),
+        ("100%25", word("100%25")),
+        (#""say \"hi\" \\o/""#, phrase(#"say "hi" \o/"#)),
+        (#""and""#, phrase("and")),
+        (#""""#, phrase("")),
     ])
     func textTerms(_ source: String, _ expected: QueryExpression) throws {
         #expect(try parsed(source) == expected)
     }
 
+    /// Every field by every name, in the `name:value` form.
     @Test(arguments: [
+        ("message:hi", predicate(.message, .equal, [.string("hi")])),
+        ("text:hi", predicate(.message, .equal, [.string("hi")])),
+        ("sender_id:34", predicate(.senderID, .equal, [.int(34)])),
         ("from:alice", predicate(.senderID, .equal, [.login("alice")])),
-        ("sender_id = 34", predicate(.senderID, .equal, [.int(34)])),
-        ("to != 5", predicate(.recipientID, .notEqual, [.int(5)])),
-        ("recipient_id >= 5", predicate(.recipientID, .greaterOrEqual, [.int(5)])),
-        ("message ctn refund", predicate(.message, .contains, [.string("refund")])),
-        (#"text = "hi there""#, predicate(.message, .equal, [.string("hi there")])),
+        ("sender:alice", predicate(.senderID, .equal, [.login("alice")])),
+        ("FROM:Bob", predicate(.senderID, .equal, [.login("Bob")])),
+        ("recipient_id:5", predicate(.recipientID, .equal, [.int(5)])),
+        ("to:bob", predicate(.recipientID, .equal, [.login("bob")])),
+        ("recipient:bob", predicate(.recipientID, .equal, [.login("bob")])),
         ("dialog:abc123", predicate(.dialog, .equal, [.string("abc123")])),
-        ("chat_dialog_id in (a, b)", predicate(.dialog, .in, [.string("a"), .string("b")])),
+        ("chat_dialog_id:abc123", predicate(.dialog, .equal, [.string("abc123")])),
+        ("dialog_id:42", predicate(.dialog, .equal, [.string("42")])),
         ("dialog_type:private", predicate(.dialogType, .equal, [.int(3)])),
-        ("dialog_type nin (group, 1)", predicate(.dialogType, .notIn, [.int(2), .int(1)])),
-        ("dialog_name ctn café", predicate(.dialogName, .contains, [.string("café")])),
-        ("attachments.type = image", predicate(.attachmentType, .equal, [.string("image")])),
-        ("attachment_type in (audio,video)", predicate(.attachmentType, .in, [.string("audio"), .string("video")])),
+        ("dialog_type:group", predicate(.dialogType, .equal, [.int(2)])),
+        ("dialog_type:PUBLIC", predicate(.dialogType, .equal, [.int(1)])),
+        ("dialog_type:3", predicate(.dialogType, .equal, [.int(3)])),
+        ("dialog_name:Support", predicate(.dialogName, .equal, [.string("Support")])),
+        ("date_sent:2024-03-01", predicate(.dateSent, .equal, [.period(start: march2024, end: march2024 + day)])),
+        ("date:2024-03-01", predicate(.dateSent, .equal, [.period(start: march2024, end: march2024 + day)])),
+        ("updated_at:2024-03-01", predicate(.updatedAt, .equal, [.period(start: march2024, end: march2024 + day)])),
+        ("attachments.type:image", predicate(.attachmentType, .equal, [.string("image")])),
+        ("attachment_type:image", predicate(.attachmentType, .equal, [.string("image")])),
         ("has:attachment", predicate(.hasAttachment, .equal, [.bool(true)])),
-        ("read_ids all (1, 2)", predicate(.readIDs, .all, [.int(1), .int(2)])),
-        ("occupants_ids < 10", predicate(.occupantsIDs, .less, [.int(10)])),
-        ("edited = yes", predicate(.edited, .equal, [.bool(true)])),
-        ("deleted != false", predicate(.deleted, .notEqual, [.bool(false)])),
-        ("custom.priority > 2", predicate(.custom("priority"), .greater, [.int(2)])),
-        (#"custom.label = "7""#, predicate(.custom("label"), .equal, [.string("7")])),
-        ("custom.order_id ctn X-1", predicate(.custom("order_id"), .contains, [.string("X-1")])),
-        ("custom.delta > -5", predicate(.custom("delta"), .greater, [.int(-5)])),
-        ("FROM:bob", predicate(.senderID, .equal, [.login("bob")])),
+        ("has:Attachments", predicate(.hasAttachment, .equal, [.bool(true)])),
+        ("read_ids:7", predicate(.readIDs, .equal, [.int(7)])),
+        ("occupants_ids:7", predicate(.occupantsIDs, .equal, [.int(7)])),
+        ("edited:true", predicate(.edited, .equal, [.bool(true)])),
+        ("edited:no", predicate(.edited, .equal, [.bool(false)])),
+        ("deleted:yes", predicate(.deleted, .equal, [.bool(true)])),
+        ("deleted:0", predicate(.deleted, .equal, [.bool(false)])),
+        ("custom.priority:2", predicate(.custom("priority"), .equal, [.int(2)])),
+        ("Custom.Order-ID.v2:x", predicate(.custom("Order-ID.v2"), .equal, [.string("x")])),
     ])
-    func predicates(_ source: String, _ expected: QueryExpression) throws {
+    func fieldsAndAliases(_ source: String, _ expected: QueryExpression) throws {
         #expect(try parsed(source) == expected)
     }
 
-    @Test func restFormAsCopiedFromAQuickBloxRequest() throws {
-        #expect(
-            try parsed("sender_id[in]=34,45&message[ctn]=refund%20now")
-                == .and([
-                    predicate(.senderID, .in, [.int(34), .int(45)]),
-                    predicate(.message, .contains, [.string("refund now")]),
-                ]))
-        #expect(
-            try parsed("date_sent[gte]=1709251200")
-                == predicate(.dateSent, .greaterOrEqual, [.period(start: 1_709_251_200, end: 1_709_251_201)]))
-        #expect(try parsed("message[ctn]=a,b+c") == predicate(.message, .contains, [.string("a,b c")]))
-        #expect(try parsed("recipient_id[ne]=7") == predicate(.recipientID, .notEqual, [.int(7)]))
-        #expect(try parsed("sender_id=7") == predicate(.senderID, .equal, [.int(7)]))
+    @Test(arguments: [
+        ("sender_id = 34", predicate(.senderID, .equal, [.int(34)])),
+        ("to != 5", predicate(.recipientID, .notEqual, [.int(5)])),
+        ("recipient_id < 5", predicate(.recipientID, .less, [.int(5)])),
+        ("recipient_id <= 5", predicate(.recipientID, .lessOrEqual, [.int(5)])),
+        ("sender_id > 5", predicate(.senderID, .greater, [.int(5)])),
+        ("sender_id >= 5", predicate(.senderID, .greaterOrEqual, [.int(5)])),
+        ("from in (alice, 7)", predicate(.senderID, .in, [.login("alice"), .int(7)])),
+        ("from NIN (alice)", predicate(.senderID, .notIn, [.login("alice")])),
+        ("read_ids all (1, 2)", predicate(.readIDs, .all, [.int(1), .int(2)])),
+        ("occupants_ids ALL (3)", predicate(.occupantsIDs, .all, [.int(3)])),
+        ("message ctn refund", predicate(.message, .contains, [.string("refund")])),
+        (#"text = "hi there""#, predicate(.message, .equal, [.string("hi there")])),
+        ("message != x", predicate(.message, .notEqual, [.string("x")])),
+        ("chat_dialog_id in (a, b)", predicate(.dialog, .in, [.string("a"), .string("b")])),
+        ("dialog_type nin (group, 1)", predicate(.dialogType, .notIn, [.int(2), .int(1)])),
+        ("dialog_name ctn café", predicate(.dialogName, .contains, [.string("café")])),
+        ("dialog_name in (\"A B\", C)", predicate(.dialogName, .in, [.string("A B"), .string("C")])),
+        ("attachment_type in (audio,video)", predicate(.attachmentType, .in, [.string("audio"), .string("video")])),
+        ("has = attachment", predicate(.hasAttachment, .equal, [.bool(true)])),
+        ("deleted != false", predicate(.deleted, .notEqual, [.bool(false)])),
+        ("custom.priority > 2", predicate(.custom("priority"), .greater, [.int(2)])),
+        ("custom.delta > -5", predicate(.custom("delta"), .greater, [.int(-5)])),
+        (#"custom.label = "7""#, predicate(.custom("label"), .equal, [.string("7")])),
+        ("custom.order_id ctn X-1", predicate(.custom("order_id"), .contains, [.string("X-1")])),
+        ("custom.k nin (1, b)", predicate(.custom("k"), .notIn, [.int(1), .string("b")])),
+        ("sender_id in 1, 2", predicate(.senderID, .in, [.int(1), .int(2)])),
+        ("from:\"alice smith\"", predicate(.senderID, .equal, [.login("alice smith")])),
+        ("custom.url = http://x.io/a", predicate(.custom("url"), .equal, [.string("http://x.io/a")])),
+    ])
+    func operators(_ source: String, _ expected: QueryExpression) throws {
+        #expect(try parsed(source) == expected)
+    }
+
+    static let allowed: [(field: String, value: String, operators: Set<String>)] = [
+        ("message", "hi", ["=", "!=", "ctn"]),
+        ("sender_id", "5", ["=", "!=", "<", "<=", ">", ">=", "in", "nin"]),
+        ("recipient_id", "5", ["=", "!=", "<", "<=", ">", ">=", "in", "nin"]),
+        ("read_ids", "5", ["=", "!=", "<", "<=", ">", ">=", "in", "nin", "all"]),
+        ("occupants_ids", "5", ["=", "!=", "<", "<=", ">", ">=", "in", "nin", "all"]),
+        ("dialog", "abc", ["=", "!=", "in", "nin"]),
+        ("dialog_type", "group", ["=", "!=", "in", "nin"]),
+        ("dialog_name", "x", ["=", "!=", "ctn", "in", "nin"]),
+        ("date_sent", "2024-03", ["=", "!=", "<", "<=", ">", ">=", "in"]),
+        ("updated_at", "2024-03", ["=", "!=", "<", "<=", ">", ">=", "in"]),
+        ("attachments.type", "image", ["=", "!=", "in", "nin"]),
+        ("has", "attachment", ["="]),
+        ("edited", "true", ["=", "!="]),
+        ("deleted", "true", ["=", "!="]),
+        ("custom.k", "3", ["=", "!=", "<", "<=", ">", ">=", "ctn", "in", "nin"]),
+    ]
+
+    /// Every operator on every field: accepted exactly where allowed, else an error at the operator.
+    @Test(arguments: allowed)
+    func operatorsPerField(_ field: String, _ value: String, _ operators: Set<String>) throws {
+        for op in QueryOperator.allCases {
+            let source = op.takesList ? "\(field) \(op.rawValue) (\(value))" : "\(field) \(op.rawValue) \(value)"
+            if operators.contains(op.rawValue) {
+                guard case .predicate(let predicate) = try parser.parse(source).root else {
+                    Issue.record("`\(source)` is not a predicate")
+                    continue
+                }
+                #expect(predicate.op == op && predicate.values.count == 1 && predicate.range == 0..<source.count)
+            } else if let error = failure(source) {
+                #expect(error.message == "`\(op.rawValue)` is not allowed on `\(field)`", "\(source)")
+                #expect(error.position == field.count + 1 && error.length == op.rawValue.count, "\(source)")
+            }
+        }
+    }
+
+    @Test func operatorHintListsWhatIsAllowed() {
+        #expect(failure("sender_id ctn 4")?.hint == "use =, !=, <, <=, >, >=, in, nin")
+        #expect(failure("message < 4")?.hint == "use =, !=, ctn")
     }
 
     @Test func booleanStructureAndPrecedence() throws {
-        let a = QueryExpression.text(TextTerm(kind: .word, text: "a", range: 0..<0))
-        let b = QueryExpression.text(TextTerm(kind: .word, text: "b", range: 0..<0))
-        let c = QueryExpression.text(TextTerm(kind: .word, text: "c", range: 0..<0))
+        let (a, b, c) = (word("a"), word("b"), word("c"))
         #expect(try parsed("a b c") == .and([a, b, c]))
         #expect(try parsed("a AND b and c") == .and([a, b, c]))
+        #expect(try parsed("a & b&c") == .and([a, b, c]))
         #expect(try parsed("a or b c") == .or([a, .and([b, c])]))
-        #expect(try parsed("a OR b OR c") == .or([a, b, c]))
+        #expect(try parsed("a or b and c") == .or([a, .and([b, c])]))
+        #expect(try parsed("a b or c") == .or([.and([a, b]), c]))
+        #expect(try parsed("a OR b Or c") == .or([a, b, c]))
+        #expect(try parsed("(a or b) or c") == .or([a, b, c]))
+        #expect(try parsed("(a b) (c)") == .and([a, b, c]))
         #expect(try parsed("not a b") == .and([.not(a), b]))
-        #expect(try parsed("-a -from:bob") == .and([.not(a), .not(predicate(.senderID, .equal, [.login("bob")]))]))
-        #expect(try parsed("(a or b) c") == .and([.or([a, b]), c]))
+        #expect(try parsed("not a or b") == .or([.not(a), b]))
+        #expect(try parsed("Not not a") == .not(.not(a)))
         #expect(try parsed("NOT (a OR b)") == .not(.or([a, b])))
-        #expect(try parsed("e-mail") == .text(TextTerm(kind: .word, text: "e-mail", range: 0..<0)))
+        #expect(try parsed("(a or b) c") == .and([.or([a, b]), c]))
+        #expect(try parsed("a and (b or c)") == .and([a, .or([b, c])]))
+        #expect(try parsed("((a))") == a)
         #expect(try parsed("a, b") == .and([a, b]))
-        #expect(try parsed(#""and""#) == .text(TextTerm(kind: .phrase, text: "and", range: 0..<0)))
+        #expect(try parsed("i believe in you") == .and([word("i"), word("believe"), word("in"), word("you")]))
+        #expect(try parsed("test: x") == .and([word("test:"), word("x")]))
+    }
+
+    @Test func minusPrefix() throws {
+        let bob = predicate(.senderID, .equal, [.login("bob")])
+        #expect(try parsed("-spam") == .not(word("spam")))
+        #expect(try parsed("-a -from:bob") == .and([.not(word("a")), .not(bob)]))
+        #expect(try parsed("-(a or b)") == .not(.or([word("a"), word("b")])))
+        #expect(try parsed(#"-"money back""#) == .not(phrase("money back")))
+        #expect(try parsed("x&-y") == .and([word("x"), .not(word("y"))]))
+        #expect(try parsed("---a") == .not(word("--a")))
+        #expect(try parsed("a - b") == .and([word("a"), word("-"), word("b")]))
     }
 
     @Test func rangesPointIntoTheSource() throws {
-        let query = try parser.parse("refund  from:alice")
-        guard case .and(let children) = query.root, case .predicate(let p) = children[1],
-            case .text(let t) = children[0]
+        let query = try parser.parse("refund  from:alice (sender_id in (1, 2))")
+        #expect(query.source == "refund  from:alice (sender_id in (1, 2))")
+        guard case .and(let children) = query.root, children.count == 3, case .text(let term) = children[0],
+            case .predicate(let from) = children[1], case .predicate(let list) = children[2]
         else {
             Issue.record("unexpected shape \(query.root)")
             return
         }
-        #expect(t.range == 0..<6)
-        #expect(p.range == 8..<18)
+        #expect(term.range == 0..<6)
+        #expect(from.range == 8..<18)
+        #expect(list.range == 20..<39)
+        guard case .text(let phrase) = try parser.parse(#"  "b c""#).root else { return }
+        #expect(phrase.range == 2..<7)
     }
 }

@@ -1,0 +1,55 @@
+/// Typing a value for its field.
+extension ParserState {
+    /// `text` as a value of `field`, or an error at `range` saying what the field takes.
+    func value(_ text: String, quoted: Bool, for field: QueryField, at range: Range<Int>) throws(QueryError)
+        -> QueryValue
+    {
+        let shown = QueryError.excerpt(text)
+        switch field {
+        case .message, .dialog, .dialogName, .attachmentType:
+            return .string(text)
+        case .senderID, .recipientID:
+            if let id = Int(text) { return .int(id) }
+            guard !text.isEmpty else { throw error(at: range, "an empty login", hint: "give a user id or a login") }
+            return .login(text)
+        case .readIDs, .occupantsIDs:
+            guard let id = Int(text) else {
+                throw error(at: range, "`\(shown)` is not a user id", hint: "`\(field.name)` takes numeric user ids")
+            }
+            return .int(id)
+        case .dialogType:
+            switch text.lowercased() {
+            case "public", "1": return .int(1)
+            case "group", "2": return .int(2)
+            case "private", "3": return .int(3)
+            default:
+                throw error(
+                    at: range, "`\(shown)` is not a dialog type", hint: "use private, group or public (3, 2, 1)")
+            }
+        case .dateSent, .updatedAt:
+            guard let period = QueryDate.period(text, now: now) else {
+                let hint = QueryDate.isSmallNumber(text) ? QueryDate.smallNumberHint : QueryDate.hint
+                throw error(at: range, "`\(shown)` is not a date", hint: hint)
+            }
+            return .period(start: period.start, end: period.end)
+        case .hasAttachment:
+            guard ["attachment", "attachments"].contains(text.lowercased()) else {
+                throw error(
+                    at: range, "`has` takes only `attachment`", hint: "use has:attachment, or -has:attachment for none")
+            }
+            return .bool(true)
+        case .edited, .deleted:
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default:
+                throw error(
+                    at: range, "`\(shown)` is not true or false",
+                    hint: "use \(field.name) = true or \(field.name) = false")
+            }
+        case .custom:
+            if !quoted, let number = Int(text) { return .int(number) }
+            return .string(text)
+        }
+    }
+}
