@@ -67,19 +67,23 @@ extension Archive {
         _ query: Query, options: SearchOptions, db: Database
     ) throws -> SearchCompiler.Fragment {
         let condition = try condition(query, db: db)
-        var arguments = condition.arguments
-        var order = "m.date_sent DESC, m.id DESC"
-        if options.sort == .oldest { order = "m.date_sent, m.id" }
+        var arguments: [DatabaseValue] = []
+        var source = hitSource
+        var order = options.sort == .oldest ? "m.date_sent, m.id" : "m.date_sent DESC, m.id DESC"
         let words = query.root.rankableTerms
         if options.sort == .rank, !words.isEmpty {
-            order = """
-                (SELECT bm25(message_words) FROM message_words WHERE message_words MATCH ? AND rowid = m.rowid), \(order)
+            // bm25 once per hit in a joined subquery (a correlated subquery per row re-ran the MATCH for every
+            // row: 15 s for 25k hits); LEFT JOIN keeps results that match only through non-word terms.
+            source += """
+                 LEFT JOIN (SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
+                WHERE message_words MATCH ?) r ON r.rank_rowid = m.rowid
                 """
             arguments.append(words.map(SearchCompiler.ftsString).joined(separator: " OR ").databaseValue)
+            order = "r.rank_score IS NULL, r.rank_score, " + order
         }
-        arguments += [options.limit.databaseValue, options.offset.databaseValue]
+        arguments += condition.arguments + [options.limit.databaseValue, options.offset.databaseValue]
         return SearchCompiler.Fragment(
-            sql: "SELECT \(hitColumns) FROM \(hitSource) WHERE \(condition.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
+            sql: "SELECT \(hitColumns) FROM \(source) WHERE \(condition.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
             arguments: arguments)
     }
 
