@@ -189,10 +189,10 @@ floor (a query that matches nothing through an index). Targets: p50 under 20 ms 
 |---|---|---:|---:|---:|
 $search_rows
 
-Side by side on the same file, p50 | p95 ms:
+Side by side on the same file:
 
-| what | qbarchive | peer | peer command |
-|---|---:|---:|---|
+| what | qbarchive p50 ms | p95 ms | peer p50 ms | p95 ms | peer command |
+|---|---:|---:|---:|---:|---|
 | word search, newest 20 | $word_figures | $peer_fts | \`sqlite3 A "$fts_sql"\` (the SQL qbarchive runs, without names) |
 | substring \`bit.ly\`, count | $ours_ctn | $peer_like | \`sqlite3 A "SELECT COUNT(*) FROM messages WHERE text LIKE '%bit.ly%'"\` (a scan) |
 MD
