@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QueryLanguageTests",
-            dependencies: ["QueryLanguage"],
+            dependencies: ["QueryLanguage", "QuickBlox"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import QuickBlox
 
 /// Decides, request by request, which fault to inject, and counts what the emulator served.
 ///

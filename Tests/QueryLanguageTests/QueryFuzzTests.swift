@@ -1,23 +1,7 @@
+import QuickBlox
 import Testing
 
 @testable import QueryLanguage
-
-/// A small deterministic generator (SplitMix64), so a failing input reproduces from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Query parser robustness")
 struct QueryFuzzTests {
@@ -44,7 +28,7 @@ struct QueryFuzzTests {
     }
 
     @Test func randomStringsAndMutations() {
-        var random = SplitMix64(seed: 2_024)
+        var random = SeededRandom(seed: 2_024)
         func pick<T>(_ array: [T]) -> T { array[Int(random.next() % UInt64(array.count))] }
         for _ in 0..<2_000 {
             Self.check(String((0..<Int(random.next() % 40)).map { _ in pick(Self.alphabet) }))
@@ -67,7 +51,7 @@ struct QueryFuzzTests {
     }
 
     @Test func randomBytes() {
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<500 {
             let bytes = (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             Self.check(String(decoding: bytes, as: UTF8.self))

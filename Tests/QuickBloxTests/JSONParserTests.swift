@@ -54,7 +54,7 @@ struct JSONParserTests {
 
     /// Random documents parsed by this parser and by Foundation's `JSONSerialization` agree.
     @Test func agreesWithFoundationOnRandomDocuments() throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<500 {
             let value = randomValue(depth: 0, &random)
             let text = value.jsonString
@@ -81,7 +81,7 @@ struct JSONParserTests {
         }
     }
 
-    private func randomValue(depth: Int, _ random: inout SplitMix) -> JSONValue {
+    private func randomValue(depth: Int, _ random: inout SeededRandom) -> JSONValue {
         switch random.next() % (depth > 3 ? 5 : 7) {
         case 0: return .null
         case 1: return .bool(random.next() % 2 == 0)
@@ -98,21 +98,8 @@ struct JSONParserTests {
         }
     }
 
-    private func randomString(_ random: inout SplitMix) -> String {
+    private func randomString(_ random: inout SeededRandom) -> String {
         let pieces = ["a", "Zoë", "\"", "\\", "\n", "\u{1}", "😀", "日本", " ", "/", "\u{7F}", "é"]
         return (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

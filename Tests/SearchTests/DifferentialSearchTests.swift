@@ -12,7 +12,7 @@ struct DifferentialSearchTests {
         let corpus = try await SearchCorpus.make(seed: seed, count: 400)
         defer { corpus.remove() }
         let reference = ReferenceEvaluator(users: corpus.users)
-        var random = SplitMix(seed: seed * 7919)
+        var random = SeededRandom(seed: seed * 7919)
         var generator = QueryGenerator(corpus: corpus)
         var nonEmpty = 0
         for _ in 0..<300 {
@@ -37,7 +37,7 @@ struct DifferentialSearchTests {
 struct QueryGenerator {
     var corpus: SearchCorpus
 
-    mutating func expression(depth: Int, _ random: inout SplitMix) -> QueryExpression {
+    mutating func expression(depth: Int, _ random: inout SeededRandom) -> QueryExpression {
         switch random.next() % (depth >= 2 ? 4 : 7) {
         case 0: return .text(textTerm(&random))
         case 4: return .and((0..<2 + Int(random.next() % 2)).map { _ in expression(depth: depth + 1, &random) })
@@ -47,11 +47,11 @@ struct QueryGenerator {
         }
     }
 
-    private func pick<T>(_ items: [T], _ random: inout SplitMix) -> T {
+    private func pick<T>(_ items: [T], _ random: inout SeededRandom) -> T {
         items[Int(random.next() % UInt64(items.count))]
     }
 
-    private func textTerm(_ random: inout SplitMix) -> TextTerm {
+    private func textTerm(_ random: inout SeededRandom) -> TextTerm {
         let word = pick(SearchCorpus.vocabulary + ["++", "ref", "caf", "edited refund"], &random)
         switch random.next() % 3 {
         case 0: return TextTerm(kind: .word, text: word, range: 0..<1)
@@ -62,24 +62,24 @@ struct QueryGenerator {
         }
     }
 
-    private func substring(_ random: inout SplitMix) -> String {
+    private func substring(_ random: inout SeededRandom) -> String {
         let word = pick(SearchCorpus.vocabulary + ["money back", "e-"], &random)
         let start = Int(random.next() % UInt64(max(1, word.count - 1)))
         let length = 1 + Int(random.next() % 5)
         return String(word.dropFirst(start).prefix(length))
     }
 
-    private func ids(_ random: inout SplitMix) -> [QueryValue] {
+    private func ids(_ random: inout SeededRandom) -> [QueryValue] {
         (0..<1 + Int(random.next() % 3)).map { _ in .int(1 + Int(random.next() % 7)) }
     }
 
-    private func period(_ random: inout SplitMix) -> QueryValue {
+    private func period(_ random: inout SeededRandom) -> QueryValue {
         let start = SearchCorpus.baseTime - 30 * 86_400 + Int(random.next() % (60 * 86_400))
         let length = pick([1, 3600, 86_400, 7 * 86_400], &random)
         return .period(start: start, end: start + length)
     }
 
-    private func predicate(_ random: inout SplitMix) -> QueryPredicate {
+    private func predicate(_ random: inout SeededRandom) -> QueryPredicate {
         let comparisons: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
         let field: QueryField
         var op: QueryOperator

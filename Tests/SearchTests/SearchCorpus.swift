@@ -32,7 +32,7 @@ struct SearchCorpus {
 
     /// Builds an archive of `count` messages from `seed`.
     static func make(seed: UInt64, count: Int) async throws -> SearchCorpus {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let archive = try Archive.create(at: directory + "/search.sqlite", now: baseTime)
@@ -90,18 +90,5 @@ struct SearchCorpus {
 
     func remove() {
         try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so failures reproduce from the seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
