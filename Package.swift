@@ -202,6 +202,7 @@ let package = Package(
             name: "ArchiveStoreTests",
             dependencies: [
                 "QuickBlox",
+                "QueryLanguage",
                 "ArchiveStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

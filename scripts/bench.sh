@@ -100,26 +100,31 @@ crawl_bound=$(echo "$crawl_requests * $LATENCY / 1000 / $CONCURRENCY" | bc -l | 
 crawl_share=$(echo "100 * $crawl_bound / $crawl_s" | bc -l | xargs printf '%.0f')
 archive_mb=$(du -m "$WORK/bench.sqlite" | cut -f1)
 
-# Search: the 1M-message archive the crawl just wrote. Each figure is the wall time of a whole
-# `qbarchive search --limit 20` process (start, open, query, print), p50 and p95 of RUNS runs; the sqlite3 CLI
-# runs the same SQL (or a LIKE scan) on the same file as the peer.
+# Search: the 1M-message archive the crawl just wrote. Two figures per query, p50 and p95 of RUNS runs: the
+# search itself as \`--timing\` reports it (compile, plan, query, format: what a long-running service pays),
+# and the wall time of a whole \`qbarchive search --limit 20\` process (start, open, query, print). The
+# sqlite3 CLI runs plain SQL (or a LIKE scan) on the same file as the peer.
 RUNS=${RUNS:-15}
 ARCHIVE="$WORK/bench.sqlite"
 ms() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(((e - s) / 1000000)); }
 p50p95() { sort -n | awk '{a[NR]=$1} END {printf "%s | %s", a[int((NR+1)/2)], a[int(NR*0.95+0.5)]}'; }
 timed() { for _ in $(seq "$RUNS"); do ms "$@"; done | p50p95; }
+inner() { for _ in $(seq "$RUNS"); do "$@" --timing 2>&1 >/dev/null | awk '/^search: / {print $2}'; done | p50p95; }
 search_rows=""
-search_row() { # $1 label, $2 query, then extra flags; sets figures
+search_row() { # $1 label, $2 query, then extra flags; sets figures (whole process) and inner_figures
   local label=$1 query=$2 hits
   shift 2
   hits=$("$QBARCHIVE" search --archive "$ARCHIVE" --count "$query")
+  inner_figures=$(inner "$QBARCHIVE" search --archive "$ARCHIVE" --limit 20 "$@" "$query")
   figures=$(timed "$QBARCHIVE" search --archive "$ARCHIVE" --limit 20 "$@" "$query")
-  search_rows+="| $label | \`$query\` $* | $hits | $figures |"$'\n'
+  search_rows+="| $label | \`$query\` $* | $hits | $inner_figures | $figures |"$'\n'
 }
-search_row "process start only" "dialog = none"
+search_row "nothing (process floor)" "dialog = none"
 search_row "word" "invoice"
 word_figures=$figures
 search_row "word, ranked (bm25)" "invoice" --sort rank
+search_row "two words" "invoice refund"
+search_row "word, one excluded" "invoice -refund"
 search_row "phrase" '"gift card"'
 search_row "prefix" "Rückerst*"
 search_row "ctn, trigram index" 'message ctn "bit.ly"'
@@ -180,20 +185,26 @@ decoding through Foundation's \`JSONDecoder\` took 37 % of the crawler's CPU, an
 
 ## Search
 
-The 1M-message archive of the crawl above. Wall time in milliseconds of a whole \`qbarchive search --limit 20\`
-process (start, open the archive read-only, query, print), p50 and p95 of $RUNS runs; the first row is the
-floor (a query that matches nothing through an index). Targets: p50 under 20 ms for word search, under
-100 ms for \`ctn\`.
+The 1M-message archive of the crawl above, \`--limit 20\`, newest first unless said. Two measures, p50 and p95
+of $RUNS runs each, in milliseconds: **search** is what \`qbarchive search --timing\` reports (compile, plan,
+run the SQL, format the rows — what a long-running service pays per query); **process** is the wall time of a
+whole \`qbarchive search\` process (start, open the archive read-only, search, print), whose floor is the
+first row. Targets: p50 under 20 ms for word search, under 100 ms for \`ctn\`.
 
-| what | query | hits | p50 ms | p95 ms |
-|---|---|---:|---:|---:|
+| what | query | hits | search p50 | p95 | process p50 | p95 |
+|---|---|---:|---:|---:|---:|---:|
 $search_rows
 
-Side by side on the same file:
+Queries that the full-text indexes answer alone (words, phrases, prefixes, \`message ctn\` of 3+ characters,
+with \`and\`/\`or\`/\`not\`) are counted from the indexes, without reading a message; when they match
+many messages the newest are found by walking the date index, otherwise every hit is fetched and sorted
+(\`Archive.prefersDateScan\` in \`Sources/ArchiveStore/Search/Archive+Query.swift\` gives the rule).
+
+Side by side on the same file, whole processes:
 
 | what | qbarchive p50 ms | p95 ms | peer p50 ms | p95 ms | peer command |
 |---|---:|---:|---:|---:|---|
-| word search, newest 20 | $word_figures | $peer_fts | \`sqlite3 A "$fts_sql"\` (the SQL qbarchive runs, without names) |
+| word search, newest 20 | $word_figures | $peer_fts | \`sqlite3 A "$fts_sql"\` (the obvious SQL; SQLite fetches all hits and sorts) |
 | substring \`bit.ly\`, count | $ours_ctn | $peer_like | \`sqlite3 A "SELECT COUNT(*) FROM messages WHERE text LIKE '%bit.ly%'"\` (a scan) |
 MD
 echo "bench: wrote $OUT"

@@ -19,8 +19,6 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case undecodableItem(kind: String, index: Int, reason: String)
     /// A message of a page belongs to another dialog than the page.
     case messageOutsideDialog(messageID: String, messageDialogID: String, pageDialogID: String)
-    /// A substring search needs at least three characters (the trigram index cannot match fewer).
-    case substringTooShort(String)
     /// The run id given to ``Archive/finishRun(_:status:counts:error:at:)`` does not exist.
     case unknownRun(Int64)
     /// A fault injected by a test, to prove a failed page leaves no trace.
@@ -45,8 +43,6 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return
                 "Message \(messageID) belongs to dialog \(messageDialogID), not to the page's dialog \(pageDialogID). "
                 + "The page was not archived."
-        case .substringTooShort(let text):
-            return "Substring search needs at least 3 characters; \"\(text)\" is shorter. Use a word search instead."
         case .unknownRun(let id):
             return "Run \(id) is not recorded in this archive; begin a run before finishing it."
         case .injectedFault(let count):

@@ -40,6 +40,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Show N messages before and after each hit, as a transcript (table format).") var context = 0
     @Flag(help: "Print only the number of matching messages.") var count = false
     @Flag(help: "Print the SQL, its arguments, and what could be pushed down to the QuickBlox API.") var explain = false
+    @Flag(help: "Print how long the search took (after opening the archive) to standard error.") var timing = false
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
 
@@ -63,6 +64,15 @@ struct SearchCommand: AsyncParsableCommand {
             store = try Archive.openReadOnly(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        defer {
+            if timing {
+                let elapsed = started.duration(to: clock.now)
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                FileHandle.standardError.write(Data("search: \(String(format: "%.1f", ms)) ms\n".utf8))
+            }
         }
         do {
             try await SearchRunner(

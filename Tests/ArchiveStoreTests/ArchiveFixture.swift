@@ -1,4 +1,5 @@
 import Foundation
+import QueryLanguage
 import QuickBlox
 
 @testable import ArchiveStore
@@ -80,5 +81,13 @@ extension CrawlCursor {
             next.idsAtDateSent.insert(message.id)
         }
         return next
+    }
+}
+
+extension ArchiveFixture {
+    /// The ids of the messages a query in the moderation language finds, newest first.
+    func find(_ text: String, limit: Int = 50) async throws -> [String] {
+        let query = try QueryParser(now: Self.baseTime).parse(text)
+        return try await archive.search(query, options: SearchOptions(limit: limit)).map(\.message.id)
     }
 }

@@ -60,8 +60,8 @@ struct ExportTests {
             #expect(counts.new == pageSize)
         }
         #expect(try await fixture.archive.counts().messages == 20_000)
-        #expect(try await fixture.archive.searchWords("munchen", limit: 10_000).count == 2500)
-        #expect(try await fixture.archive.searchSubstring("++ vs", limit: 10_000).count == 2500)
+        #expect(try await fixture.find("munchen", limit: 10_000).count == 2500)
+        #expect(try await fixture.find(#"message ctn "++ vs""#, limit: 10_000).count == 2500)
         let integrity = try await fixture.archive.pool.read { db in
             try String.fetchAll(db, sql: "PRAGMA integrity_check")
         }

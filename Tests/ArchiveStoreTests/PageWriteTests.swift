@@ -63,10 +63,10 @@ struct PageWriteTests {
         #expect(revision.updatedAt == F.baseTime)
         #expect(revision.raw.contains("Biergarten"))
 
-        #expect(try await fixture.archive.searchWords("neun").map(\.id) == [F.objectID(1)])
-        #expect(try await fixture.archive.searchWords("biergarten").isEmpty)
-        #expect(try await fixture.archive.searchSubstring("iergar").isEmpty)
-        #expect(try await fixture.archive.searchSubstring("um neun").map(\.id) == [F.objectID(1)])
+        #expect(try await fixture.find("neun") == [F.objectID(1)])
+        #expect(try await fixture.find("biergarten").isEmpty)
+        #expect(try await fixture.find(#"message ctn "iergar""#).isEmpty)
+        #expect(try await fixture.find(#"message ctn "um neun""#) == [F.objectID(1)])
         try await expectIndexesConsistent(fixture.archive)
     }
 
@@ -164,8 +164,8 @@ struct PageWriteTests {
         let stored = try #require(try await fixture.archive.messageHistory(id: F.objectID(1))).current
         #expect(stored.text == "schon archiviert")
         #expect(stored.lastSeenAt == F.baseTime)
-        #expect(try await fixture.archive.searchWords("neu").isEmpty)
-        #expect(try await fixture.archive.searchWords("archiviert").count == 1)
+        #expect(try await fixture.find("neu").isEmpty)
+        #expect(try await fixture.find("archiviert").count == 1)
         try await expectIndexesConsistent(fixture.archive)
     }
 

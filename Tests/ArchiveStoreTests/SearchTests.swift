@@ -1,4 +1,5 @@
 import GRDB
+import QueryLanguage
 import QuickBlox
 import Testing
 
@@ -24,45 +25,43 @@ struct SearchTests {
 
     @Test func wordSearchIgnoresDiacriticsAndCase() async throws {
         let fixture = try await seeded()
-        #expect(try await fixture.archive.searchWords("cafe").map(\.id) == [F.objectID(6), F.objectID(2)])
-        #expect(try await fixture.archive.searchWords("café").map(\.id) == [F.objectID(6), F.objectID(2)])
-        #expect(try await fixture.archive.searchWords("grusse").isEmpty, "ß is a letter of its own, not ss")
-        #expect(try await fixture.archive.searchWords("grüße").map(\.id) == [F.objectID(1)])
-        #expect(try await fixture.archive.searchWords("munchen").map(\.id) == [F.objectID(6), F.objectID(1)])
+        #expect(try await fixture.find("cafe") == [F.objectID(6), F.objectID(2)])
+        #expect(try await fixture.find("café") == [F.objectID(6), F.objectID(2)])
+        #expect(try await fixture.find("grusse").isEmpty, "ß is a letter of its own, not ss")
+        #expect(try await fixture.find("grüße") == [F.objectID(1)])
+        #expect(try await fixture.find("munchen") == [F.objectID(6), F.objectID(1)])
     }
 
     @Test func prefixSearch() async throws {
         let fixture = try await seeded()
-        #expect(try await fixture.archive.searchWords("mü*").map(\.id) == [F.objectID(6), F.objectID(1)])
-        #expect(try await fixture.archive.searchWords("prä*").map(\.id) == [F.objectID(4)])
-        #expect(try await fixture.archive.searchWords("pras*").map(\.id) == [F.objectID(4)])
+        #expect(try await fixture.find("mü*") == [F.objectID(6), F.objectID(1)])
+        #expect(try await fixture.find("prä*") == [F.objectID(4)])
+        #expect(try await fixture.find("pras*") == [F.objectID(4)])
     }
 
     @Test func substringSearchIsCaseInsensitiveAndFindsPunctuation() async throws {
         let fixture = try await seeded()
-        #expect(try await fixture.archive.searchSubstring("++ vs").map(\.id) == [F.objectID(3)])
-        #expect(try await fixture.archive.searchSubstring("ünch").map(\.id) == [F.objectID(6), F.objectID(1)])
-        #expect(try await fixture.archive.searchSubstring("ÜNCH").map(\.id) == [F.objectID(6), F.objectID(1)])
-        #expect(try await fixture.archive.searchSubstring("räsentat").map(\.id) == [F.objectID(4)])
-        #expect(try await fixture.archive.searchSubstring("rtig 🎉").map(\.id) == [F.objectID(4)])
-        #expect(try await fixture.archive.searchSubstring("say \"hi\"").isEmpty, "quotes are taken literally")
-        await #expect(throws: ArchiveError.substringTooShort("C#")) {
-            try await fixture.archive.searchSubstring("C#")
-        }
+        #expect(try await fixture.find(#"message ctn "++ vs""#) == [F.objectID(3)])
+        #expect(try await fixture.find(#"message ctn "ünch""#) == [F.objectID(6), F.objectID(1)])
+        #expect(try await fixture.find(#"message ctn "ÜNCH""#) == [F.objectID(6), F.objectID(1)])
+        #expect(try await fixture.find(#"message ctn "räsentat""#) == [F.objectID(4)])
+        #expect(try await fixture.find(#"message ctn "rtig 🎉""#) == [F.objectID(4)])
+        #expect(try await fixture.find(#"message ctn "say \"hi\"""#).isEmpty, "quotes are taken literally")
+        #expect(try await fixture.find(#"message ctn "C#""#) == [F.objectID(3)], "under 3 characters: a scan")
     }
 
     @Test func limitKeepsTheNewest() async throws {
         let fixture = try await seeded()
-        #expect(try await fixture.archive.searchWords("münchen", limit: 1).map(\.id) == [F.objectID(6)])
+        #expect(try await fixture.find("münchen", limit: 1) == [F.objectID(6)])
     }
 
     @Test func tombstonedMessagesStayFindable() async throws {
         let fixture = try await seeded()
         #expect(try await fixture.archive.tombstoneMessages(ids: [F.objectID(3)], at: F.baseTime + 999) == 1)
-        let hits = try await fixture.archive.searchSubstring("C++")
-        #expect(hits.map(\.id) == [F.objectID(3)])
-        #expect(hits.first?.deletedAt == F.baseTime + 999)
-        #expect(try await fixture.archive.searchWords("nehmen").map(\.id) == [F.objectID(3)])
+        let hits = try await fixture.archive.search(try QueryParser(now: F.baseTime).parse(#"message ctn "C++""#))
+        #expect(hits.map(\.message.id) == [F.objectID(3)])
+        #expect(hits.first?.message.deletedAt == F.baseTime + 999)
+        #expect(try await fixture.find("nehmen") == [F.objectID(3)])
         try await expectIndexesConsistent(fixture.archive)
     }
 }

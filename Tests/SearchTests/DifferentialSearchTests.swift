@@ -31,6 +31,30 @@ struct DifferentialSearchTests {
         // The generator must produce queries that find things, or the comparison proves little.
         #expect(nonEmpty > 100)
     }
+
+    /// Trees of words, phrases, prefixes and `message ctn` only: the queries whose count comes from the
+    /// full-text indexes alone and whose pages may come from a walk of the date index.
+    @Test(arguments: [4, 5] as [UInt64])
+    func fullTextQueriesAgreeOnSetsCountsAndPages(seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400)
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SeededRandom(seed: seed * 104_729)
+        var generator = QueryGenerator(corpus: corpus)
+        var nonEmpty = 0
+        for _ in 0..<150 {
+            let expression = generator.fullTextExpression(depth: 0, &random)
+            let query = Query(source: "", root: expression)
+            let expected = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
+                .sorted { ($0.dateSent, $0.id) > ($1.dateSent, $1.id) }.map(\.id)
+            #expect(try await corpus.archive.count(query) == expected.count, "\(expression)")
+            let offset = Int(random.next() % 4)
+            let page = try await corpus.archive.search(query, options: SearchOptions(limit: 3, offset: offset))
+            #expect(page.map(\.message.id) == Array(expected.dropFirst(offset).prefix(3)), "\(expression)")
+            if expected.count > 20 { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 30)
+    }
 }
 
 /// Random query trees over the corpus's values (ids, logins, words, dates, custom keys).
@@ -44,6 +68,19 @@ struct QueryGenerator {
         case 5: return .or((0..<2 + Int(random.next() % 2)).map { _ in expression(depth: depth + 1, &random) })
         case 6: return .not(expression(depth: depth + 1, &random))
         default: return .predicate(predicate(&random))
+        }
+    }
+
+    /// Words, phrases, prefixes and `message ctn` of 3+ characters under `and`, `or` and `not`.
+    mutating func fullTextExpression(depth: Int, _ random: inout SeededRandom) -> QueryExpression {
+        switch random.next() % (depth >= 2 ? 2 : 5) {
+        case 0: return .text(textTerm(&random))
+        case 1:
+            let text = pick(["mon", "ey b", "caf", "bit.ly", "++ ", "@y.", "ok"], &random)
+            return .predicate(QueryPredicate(field: .message, op: .contains, values: [.string(text)], range: 0..<1))
+        case 2: return .and((0..<2 + Int(random.next() % 2)).map { _ in fullTextExpression(depth: depth + 1, &random) })
+        case 3: return .or((0..<2 + Int(random.next() % 2)).map { _ in fullTextExpression(depth: depth + 1, &random) })
+        default: return .not(fullTextExpression(depth: depth + 1, &random))
         }
     }
 

@@ -17,8 +17,8 @@ struct SearchTests {
         let plan = try await corpus.archive.explain(query)
         #expect(!plan.sql.contains("DROP"))
         #expect(!plan.sql.contains("NEAR"))
-        #expect(plan.arguments.contains(#"'"NEAR"'"#))
-        #expect(plan.arguments.contains(#"'"a"" OR b"'"#))
+        // One FTS5 query of quoted strings: NEAR, OR and the quote inside are searched for, not obeyed.
+        #expect(plan.arguments.first == #"'"NEAR" AND "a"" OR b" AND "x'';DROP" AND "TABLE" AND "messages;"'"#)
         // Runs, finds nothing, and the table is still there.
         #expect(try await corpus.archive.search(query).isEmpty)
         #expect(try await corpus.archive.counts().messages == 50)
@@ -40,6 +40,50 @@ struct SearchTests {
                 m.attachments) > 0), 0)) ORDER BY m.date_sent DESC, m.id DESC LIMIT ? OFFSET ?
                 """)
         #expect(plan.arguments == [#"'"refu" *'"#, "2", "1709251200", "1711929600", "20", "0"])
+    }
+
+    /// Common terms walk the date index; rare terms fetch their hits and sort. Both plans must give the
+    /// same page as the reference order, whatever the limit and offset.
+    @Test(arguments: ["money", "zoë", "money back", "money or scam", "not money", #"message ctn "ly/""#, "hello -call"])
+    func bothPlansReturnTheSamePages(text: String) async throws {
+        let corpus = try await SearchCorpus.make(seed: 12, count: 400)
+        defer { corpus.remove() }
+        let query = try Self.parser.parse(text)
+        let all = try await corpus.archive.search(query, options: SearchOptions(limit: 10_000)).map(\.message.id)
+        let ordered = all.map { id in corpus.entries.first { $0.message.id == id }!.message }
+        #expect(zip(ordered, ordered.dropFirst()).allSatisfy { ($0.dateSent, $0.id) > ($1.dateSent, $1.id) })
+        for (limit, offset) in [(1, 0), (5, 3), (20, 40)] {
+            for sort in [SearchOptions.Sort.newest, .oldest] {
+                let options = SearchOptions(limit: limit, offset: offset, sort: sort)
+                let page = try await corpus.archive.search(query, options: options).map(\.message.id)
+                let expected = Array((sort == .newest ? all : all.reversed()).dropFirst(offset).prefix(limit))
+                #expect(page == expected, "\(text) limit \(limit) offset \(offset) \(sort)")
+            }
+        }
+    }
+
+    @Test func theDateIndexIsWalkedOnlyWhenHitsAreCommon() async throws {
+        let corpus = try await SearchCorpus.make(seed: 12, count: 400)
+        defer { corpus.remove() }
+        func plan(_ text: String) async throws -> String {
+            try await corpus.archive.explain(try Self.parser.parse(text), options: SearchOptions(limit: 5)).sql
+        }
+        // 400 messages, limit 5: the walk wins from ceil(sqrt(0.035 × 5 × 400)) = 9 hits on.
+        #expect(try await plan("money").contains("INDEXED BY messages_by_date"))
+        #expect(try await plan("money from:user1").contains("INDEXED BY") == false)
+        #expect(try await plan("nothingmatchesthis").contains("INDEXED BY") == false)
+        #expect(try await plan("money").contains("INDEXED BY messages_by_date"))
+        let rank = try await corpus.archive.explain(try Self.parser.parse("money"), options: SearchOptions(sort: .rank))
+        #expect(rank.sql.contains("INDEXED BY") == false)
+    }
+
+    @Test func siblingWordsBecomeOneFullTextQuery() async throws {
+        let corpus = try await SearchCorpus.make(seed: 9, count: 10)
+        defer { corpus.remove() }
+        let plan = try await corpus.archive.explain(try Self.parser.parse(#"refund "gift card" or pay* from:user2"#))
+        let words = "m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH ?)"
+        #expect(plan.sql.contains("WHERE ((\(words))) OR ((\(words)) AND (m.sender_id = ?)) ORDER BY"))
+        #expect(plan.arguments.prefix(3) == [#"'"refund" AND "gift card"'"#, #"'"pay" *'"#, "2"])
     }
 
     @Test func shortSubstringsFallBackToAScanWithTheSameFolding() async throws {

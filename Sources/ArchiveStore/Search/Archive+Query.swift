@@ -18,6 +18,10 @@ extension Archive {
     /// How many messages match a query.
     public func count(_ query: Query) async throws -> Int {
         try await pool.read { db in
+            if let hits = SearchCompiler().fullTextRowids(query.root) {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM (\(hits.sql))", arguments: StatementArguments(hits.arguments)) ?? 0
+            }
             let condition = try Self.condition(query, db: db)
             return try Int.fetchOne(
                 db,
@@ -69,6 +73,9 @@ extension Archive {
         let condition = try condition(query, db: db)
         var arguments: [DatabaseValue] = []
         var source = hitSource
+        if try prefersDateScan(query, options: options, db: db) {
+            source = source.replacingOccurrences(of: "messages m ", with: "messages m INDEXED BY messages_by_date ")
+        }
         var order = options.sort == .oldest ? "m.date_sent, m.id" : "m.date_sent DESC, m.id DESC"
         let words = query.root.rankableTerms
         if options.sort == .rank, !words.isEmpty {
@@ -85,6 +92,28 @@ extension Archive {
         return SearchCompiler.Fragment(
             sql: "SELECT \(hitColumns) FROM \(source) WHERE \(condition.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
             arguments: arguments)
+    }
+
+    /// Whether to walk `messages_by_date` in the wanted order and test each message against the
+    /// condition, instead of fetching every match by rowid and sorting them.
+    ///
+    /// SQLite's planner fetches every full-text hit and sorts: about 2 µs a hit, 50 ms for a word in
+    /// 2.5 % of a million messages, because each hit is a random read of a wide row. Walking the date
+    /// index costs about 0.07 µs an entry and stops after `limit + offset` matches, so it wins once
+    /// `hits² > 0.035 × (limit + offset) × messages`. The hits are counted from the full-text indexes
+    /// alone and only up to that threshold, so only queries those indexes answer by themselves take
+    /// this path (see ``SearchCompiler/fullTextRowids(_:)``); column predicates stay with the planner,
+    /// which may prefer their own indexes.
+    private static func prefersDateScan(_ query: Query, options: SearchOptions, db: Database) throws -> Bool {
+        guard options.sort != .rank, let hits = SearchCompiler().fullTextRowids(query.root) else { return false }
+        let messages = try Int.fetchOne(db, sql: "SELECT MAX(rowid) FROM messages") ?? 0
+        let wanted = Double(options.limit + options.offset)
+        let threshold = Int((0.035 * wanted * Double(messages)).squareRoot().rounded(.up))
+        let count =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM (\(hits.sql) LIMIT ?)",
+                arguments: StatementArguments(hits.arguments + [threshold.databaseValue])) ?? 0
+        return count >= threshold
     }
 
     /// Resolves the query's logins and compiles its condition.

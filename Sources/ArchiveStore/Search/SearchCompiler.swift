@@ -24,31 +24,49 @@ struct SearchCompiler {
 
     func compile(_ expression: QueryExpression) throws(QueryError) -> Fragment {
         switch expression {
-        case .and(let children): return try join(children, with: " AND ")
-        case .or(let children): return try join(children, with: " OR ")
+        case .and(let children): return try join(children, with: "AND")
+        case .or(let children): return try join(children, with: "OR")
         case .not(let child):
             // A comparison with NULL is NULL, and NOT NULL is NULL again: without COALESCE, `not from:3`
             // would drop messages that have no sender. Inside AND/OR, NULL already acts as false.
             let inner = try compile(child)
             return Fragment(sql: "NOT COALESCE((\(inner.sql)), 0)", arguments: inner.arguments)
         case .text(let term):
-            return Fragment(
-                sql: "m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH ?)",
-                arguments: [Self.ftsString(term).databaseValue])
+            return Self.words(Self.ftsString(term))
         case .predicate(let predicate):
             return try compile(predicate)
         }
     }
 
-    private func join(_ children: [QueryExpression], with separator: String) throws(QueryError) -> Fragment {
+    /// Joins children with `AND` or `OR`. Sibling full-text terms become one FTS5 query
+    /// (`"invoice" AND "refund"`), which intersects or unites their posting lists inside the index
+    /// instead of fetching every message of each term: two common words that rarely meet cost what
+    /// their few common hits cost.
+    private func join(_ children: [QueryExpression], with op: String) throws(QueryError) -> Fragment {
         var parts: [String] = []
         var arguments: [DatabaseValue] = []
+        let terms = children.compactMap { if case .text(let term) = $0 { term } else { nil } }
+        var termsJoined = false
         for child in children {
-            let fragment = try compile(child)
+            let fragment: Fragment
+            if case .text = child, terms.count > 1 {
+                if termsJoined { continue }
+                termsJoined = true
+                fragment = Self.words(terms.map(Self.ftsString).joined(separator: " \(op) "))
+            } else {
+                fragment = try compile(child)
+            }
             parts.append("(\(fragment.sql))")
             arguments += fragment.arguments
         }
-        return Fragment(sql: parts.joined(separator: separator), arguments: arguments)
+        return Fragment(sql: parts.joined(separator: " \(op) "), arguments: arguments)
+    }
+
+    /// Messages whose text matches an FTS5 query built by this type from quoted strings.
+    private static func words(_ ftsQuery: String) -> Fragment {
+        Fragment(
+            sql: "m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH ?)",
+            arguments: [ftsQuery.databaseValue])
     }
 
     /// The FTS5 query string for a word, prefix or phrase: one quoted string, never FTS5 syntax.
@@ -133,13 +151,17 @@ struct SearchCompiler {
     private static func substring(column: String, _ value: DatabaseValue, trigram: Bool) -> Fragment {
         let text = String.fromDatabaseValue(value) ?? ""
         if trigram, text.count >= 3 {
-            let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             return Fragment(
                 sql: "m.rowid IN (SELECT rowid FROM message_trigrams WHERE message_trigrams MATCH ?)",
-                arguments: [phrase.databaseValue])
+                arguments: [trigramPhrase(text).databaseValue])
         }
         // A trigram index cannot match fewer than 3 characters: the same case folding, by a scan.
         return Fragment(sql: "qbarchive_contains(\(column), ?)", arguments: [value])
+    }
+
+    /// The trigram index's query for a substring: one quoted string.
+    static func trigramPhrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A date column against a period `[start, end)`; see ``QueryValue/period(start:end:)``.
