@@ -25,14 +25,30 @@ struct CommandRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        // Read while the process runs: output larger than a pipe's buffer (64 KiB) would otherwise block it.
+        async let stdout = readAll(out.fileHandleForReading)
+        async let stderr = readAll(err.fileHandleForReading)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do {
+                try process.run()
+            } catch {
+                try? out.fileHandleForWriting.close()  // ends the readers
+                try? err.fileHandleForWriting.close()
+                continuation.resume(throwing: error)
+            }
         }
         return Result(
-            status: status,
-            stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            status: status, stdout: String(decoding: await stdout, as: UTF8.self),
+            stderr: String(decoding: await stderr, as: UTF8.self))
+    }
+
+    /// Reads a pipe to its end on a thread of its own: a blocking read on the concurrency pool (two cores,
+    /// two threads) would starve the in-process emulator the command talks to.
+    private static func readAll(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+        }
     }
 }
 
