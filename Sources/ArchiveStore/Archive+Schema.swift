@@ -13,6 +13,24 @@ extension Archive {
             // A run limited by `crawl --where` records its query; it does not count as a complete backup.
             try db.alter(table: "runs") { t in t.add(column: "query", .text) }
         }
+        migrator.registerMigration("v3-audit-log") { db in
+            // Append-only, hash-chained record of exports, imports and (later) searches and views.
+            try db.create(table: "audit_log") { t in
+                t.primaryKey("id", .integer)
+                t.column("at", .integer).notNull()
+                t.column("action", .text).notNull()
+                t.column("detail", .text).notNull()
+                t.column("previous_hash", .blob)
+                t.column("hash", .blob).notNull()
+            }
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log
+                    BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+                    CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
+                    BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+                    """)
+        }
         return migrator
     }()
 

@@ -19,6 +19,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case undecodableItem(kind: String, index: Int, reason: String)
     /// A message of a page belongs to another dialog than the page.
     case messageOutsideDialog(messageID: String, messageDialogID: String, pageDialogID: String)
+    /// An archive that already holds data cannot take another archive's identity.
+    case notEmpty(path: String)
     /// The run id given to ``Archive/finishRun(_:status:counts:error:at:)`` does not exist.
     case unknownRun(Int64)
     /// A fault injected by a test, to prove a failed page leaves no trace.
@@ -43,6 +45,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return
                 "Message \(messageID) belongs to dialog \(messageDialogID), not to the page's dialog \(pageDialogID). "
                 + "The page was not archived."
+        case .notEmpty(let path):
+            return "\(path) already holds data; a bundle's identity can only be given to a new archive."
         case .unknownRun(let id):
             return "Run \(id) is not recorded in this archive; begin a run before finishing it."
         case .injectedFault(let count):

@@ -4,9 +4,9 @@
 /// language's dates are all UTC unless they carry an offset, and the result must not depend on the
 /// machine's time zone or locale. Every computation is overflow-checked, so hostile input (a
 /// 19-digit number, `999999999w`) is "not a date", never a trap.
-enum QueryDate {
+public enum QueryDate {
     /// What a date may look like, for the hint of a value that is not one.
-    static let hint =
+    public static let hint =
         "use YYYY-MM-DD, YYYY-MM, YYYY, 2024-03-01T10:00:00Z, unix seconds, 7d, 24h, 30m, 2w, today or yesterday"
     /// The hint for a bare number too small to be unix seconds.
     static let smallNumberHint =
@@ -18,7 +18,7 @@ enum QueryDate {
     private static let units: [Character: Int] = ["m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
 
     /// The period `text` names, relative ones measured back from `now`; `nil` when it is not a date.
-    static func period(_ text: String, now: Int) -> (start: Int, end: Int)? {
+    public static func period(_ text: String, now: Int) -> (start: Int, end: Int)? {
         let lower = text.lowercased()
         switch lower {
         case "today", "yesterday":

@@ -65,6 +65,15 @@ public struct JSONObjectWriter {
         value.write(into: &out)
     }
 
+    /// A member whose value is JSON text already (compact, keys sorted), copied as it is.
+    ///
+    /// For columns the archive stores as canonical JSON: re-parsing them per record would double an
+    /// export's cost. The caller vouches that `json` is valid JSON.
+    public mutating func json(_ key: String, _ json: String, into out: inout [UInt8]) {
+        self.key(key, &out)
+        out.append(contentsOf: json.utf8)
+    }
+
     /// Closes the object, writing any extras that sort after the last member.
     public mutating func finish(into out: inout [UInt8]) {
         while nextExtra < extras.count {

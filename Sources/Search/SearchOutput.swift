@@ -19,11 +19,8 @@ public struct SearchOutput: Sendable {
         self.width = width
     }
 
-    /// The stable CSV columns, in order.
-    public static let csvColumns = [
-        "id", "date_sent", "date", "dialog_id", "dialog_name", "dialog_type", "sender_id", "sender_login",
-        "sender_name", "recipient_id", "text", "attachments", "custom", "edited", "deleted_at",
-    ]
+    /// The stable CSV columns, in order: ``MessageRecord/csvColumns``.
+    public static let csvColumns = MessageRecord.csvColumns
 
     /// The line printed before the results, if any (the CSV header).
     public var header: String? {
@@ -67,45 +64,24 @@ public struct SearchOutput: Sendable {
         }
     }
 
-    /// A JSON object with sorted keys: the message's fields, its dialog's and sender's names, and its state.
+    /// A JSON object with sorted keys; see ``MessageRecord/writeJSON(_:raw:into:)``.
     public func jsonLine(_ hit: SearchHit) -> String {
-        let message = hit.message
         var out: [UInt8] = []
-        var object = JSONObjectWriter(into: &out)
-        object.value("attachments", (try? JSONValue(parsing: message.attachmentsJSON)) ?? .array([]), into: &out)
-        object.value("custom", (try? JSONValue(parsing: message.customJSON)) ?? .object([:]), into: &out)
-        object.timestamp("date", message.dateSent, into: &out)
-        object.int("date_sent", message.dateSent, into: &out)
-        object.timestamp("deleted_at", message.deletedAt, into: &out)
-        object.string("dialog_id", message.dialogID, into: &out)
-        object.string("dialog_name", hit.dialogName, into: &out)
-        object.int("dialog_type", hit.dialogType, into: &out)
-        object.int("edited", message.edited, into: &out)
-        object.string("id", message.id, into: &out)
-        object.int("recipient_id", message.recipientID, into: &out)
-        object.int("sender_id", message.senderID, into: &out)
-        object.string("sender_login", hit.senderLogin, into: &out)
-        object.string("sender_name", hit.senderName, into: &out)
-        object.string("text", message.text, into: &out)
-        object.finish(into: &out)
+        MessageRecord.writeJSON(hit, raw: false, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// An RFC 4180 record of ``csvColumns``.
     public func csvRecord(_ hit: SearchHit) -> String {
-        let message = hit.message
-        let fields: [String?] = [
-            message.id, String(message.dateSent), ISO8601.format(message.dateSent), message.dialogID, hit.dialogName,
-            hit.dialogType.map(String.init), message.senderID.map(String.init), hit.senderLogin, hit.senderName,
-            message.recipientID.map(String.init), message.text, message.attachmentsJSON, message.customJSON,
-            String(message.edited), message.deletedAt.map(ISO8601.format),
-        ]
-        return fields.map { Self.csvField($0 ?? "") }.joined(separator: ",")
+        var out: [UInt8] = []
+        MessageRecord.writeCSV(hit, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Quotes a field when it holds a comma, a quote or a line break, doubling its quotes (RFC 4180).
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var out: [UInt8] = []
+        MessageRecord.appendCSVField(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -9,12 +9,16 @@ extension Archive {
     /// for the whole export: run it off the Swift concurrency pool (a dedicated thread or task
     /// executor). An error thrown by `body` stops the export and is rethrown.
     public func forEachMessage(_ body: (ArchivedMessage) throws -> Void) throws {
-        try pool.read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(Self.messageColumns) FROM messages m ORDER BY m.dialog_id, m.date_sent, m.id")
-            while let row = try rows.next() {
-                try body(Self.archivedMessage(row: row))
-            }
+        try withSnapshot { snapshot in
+            try snapshot.forEachMessage(matching: nil) { try body($0.message) }
         }
+    }
+
+    /// Runs `body` inside one read transaction: every read of the snapshot sees the same archive,
+    /// whatever crawls commit meanwhile, so the files of one export agree with each other.
+    ///
+    /// Blocks its thread for as long as `body` runs; exports call it from a thread of their own.
+    public func withSnapshot<T>(_ body: (ArchiveSnapshot) throws -> T) throws -> T {
+        try pool.read { db in try body(ArchiveSnapshot(db: db)) }
     }
 }

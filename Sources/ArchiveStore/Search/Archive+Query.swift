@@ -63,9 +63,11 @@ extension Archive {
         }
     }
 
-    private static let hitColumns = "\(messageColumns), d.name, d.type, u.login, u.full_name"
-    private static let hitSource =
-        "messages m LEFT JOIN dialogs d ON d.id = m.dialog_id LEFT JOIN users u ON u.id = m.sender_id"
+    static let hitColumns = "\(messageColumns), d.name, d.type, u.login, u.full_name, r.login, r.full_name"
+    static let hitSource = """
+        messages m LEFT JOIN dialogs d ON d.id = m.dialog_id LEFT JOIN users u ON u.id = m.sender_id \
+        LEFT JOIN users r ON r.id = m.recipient_id
+        """
 
     private static func searchStatement(
         _ query: Query, options: SearchOptions, db: Database
@@ -83,10 +85,10 @@ extension Archive {
             // row: 15 s for 25k hits); LEFT JOIN keeps results that match only through non-word terms.
             source += """
                  LEFT JOIN (SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
-                WHERE message_words MATCH ?) r ON r.rank_rowid = m.rowid
+                WHERE message_words MATCH ?) rk ON rk.rank_rowid = m.rowid
                 """
             arguments.append(words.map(SearchCompiler.ftsString).joined(separator: " OR ").databaseValue)
-            order = "r.rank_score IS NULL, r.rank_score, " + order
+            order = "rk.rank_score IS NULL, rk.rank_score, " + order
         }
         arguments += condition.arguments + [options.limit.databaseValue, options.offset.databaseValue]
         return SearchCompiler.Fragment(
@@ -117,7 +119,7 @@ extension Archive {
     }
 
     /// Resolves the query's logins and compiles its condition.
-    private static func condition(_ query: Query, db: Database) throws -> SearchCompiler.Fragment {
+    static func condition(_ query: Query, db: Database) throws -> SearchCompiler.Fragment {
         var compiler = SearchCompiler()
         let logins = Set(query.root.logins)
         if !logins.isEmpty {
@@ -131,10 +133,10 @@ extension Archive {
         return try compiler.compile(query.root)
     }
 
-    private static func searchHit(row: Row) -> SearchHit {
+    static func searchHit(row: Row) -> SearchHit {
         SearchHit(
             message: archivedMessage(row: row), dialogName: row[15], dialogType: row[16], senderLogin: row[17],
-            senderName: row[18])
+            senderName: row[18], recipientLogin: row[19], recipientName: row[20])
     }
 }
 

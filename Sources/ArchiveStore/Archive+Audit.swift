@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import GRDB
+import QuickBlox
+
+extension Archive {
+    /// Appends an entry to the archive's audit log and returns its hash (hex).
+    ///
+    /// Each entry's hash is SHA-256 over the previous entry's hash and this entry's time, action and
+    /// detail, so removing or editing an entry breaks every later hash. Triggers refuse `UPDATE` and
+    /// `DELETE` on the table. `detail` is written as canonical JSON (sorted keys).
+    @discardableResult
+    public func appendAudit(action: String, detail: JSONValue, at time: Int = Archive.now()) async throws -> String {
+        try await pool.write { db in
+            let previous = try Data.fetchOne(db, sql: "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1")
+            let text = detail.jsonString
+            let hash = Self.auditHash(previous: previous, at: time, action: action, detail: text)
+            try db.execute(
+                sql: "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (?, ?, ?, ?, ?)",
+                arguments: [time, action, text, previous, hash])
+            return hash.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// The audit log, oldest first.
+    public func auditEntries() async throws -> [AuditEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, at, action, detail, previous_hash, hash FROM audit_log ORDER BY id")
+                .map { row in
+                    AuditEntry(
+                        id: row[0], at: row[1], action: row[2], detail: row[3], previousHash: row[4], hash: row[5])
+                }
+        }
+    }
+
+    /// The first entry whose hash or link to its predecessor does not hold, or `nil` when the chain is intact.
+    public func firstBrokenAuditEntry() async throws -> AuditEntry? {
+        var previous: Data?
+        for entry in try await auditEntries() {
+            let expected = Self.auditHash(previous: previous, at: entry.at, action: entry.action, detail: entry.detail)
+            guard entry.previousHash == previous, entry.hash == expected else { return entry }
+            previous = entry.hash
+        }
+        return nil
+    }
+
+    static func auditHash(previous: Data?, at time: Int, action: String, detail: String) -> Data {
+        var hasher = SHA256()
+        hasher.update(data: previous ?? Data())
+        hasher.update(data: Data("\n\(time)\n\(action)\n\(detail)".utf8))
+        return Data(hasher.finalize())
+    }
+}

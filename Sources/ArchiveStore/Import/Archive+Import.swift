@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+import GRDB
+import QuickBlox
+
+extension Archive {
+    /// Restores records read from an export bundle, each batch in one transaction.
+    ///
+    /// Idempotent: a record the archive already has (same id; for revisions the same message and
+    /// revision; for membership the same period) is left as it is, so importing a bundle twice, or into
+    /// the archive it came from, changes nothing. Records are stored verbatim — observation times,
+    /// edit counts and tombstones included — and messages are indexed for search in the same
+    /// transaction. Foreign keys hold: import dialogs before their messages and membership, and
+    /// messages before their revisions. Blocks its thread.
+    ///
+    /// - Returns: how many records were new.
+    public func importRecords(_ batch: ImportBatch) throws -> Int {
+        try pool.write { db in
+            var inserted = 0
+            func run(_ statement: Statement, _ arguments: StatementArguments) throws {
+                statement.setUncheckedArguments(arguments)
+                try statement.execute()
+                inserted += db.changesCount
+            }
+            if !batch.users.isEmpty {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO users (id, login, email, full_name, phone, created_at, updated_at, last_request_at,
+                            custom_data, user_tags, raw, first_seen_at, last_seen_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                        """)
+                for u in batch.users {
+                    try run(
+                        statement,
+                        [
+                            u.id, u.login, u.email, u.fullName, u.phone, u.createdAt, u.updatedAt, u.lastRequestAt,
+                            u.customData, u.userTags, u.raw, u.firstSeenAt, u.lastSeenAt,
+                        ])
+                }
+            }
+            if !batch.dialogs.isEmpty {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at,
+                            updated_at, last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at,
+                            deleted_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                        """)
+                for d in batch.dialogs {
+                    try run(
+                        statement,
+                        [
+                            d.id, d.type, d.name, d.photo, d.userID, d.occupantIDsJSON, d.adminIDsJSON, d.createdAt,
+                            d.updatedAt, d.lastMessageDateSent, d.xmppRoomJID, d.dataJSON, d.raw, d.firstSeenAt,
+                            d.lastSeenAt, d.deletedAt,
+                        ])
+                }
+            }
+            if !batch.membership.isEmpty {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at, left_observed_at)
+                        SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM dialog_membership WHERE dialog_id = ?1
+                            AND user_id = ?2 AND joined_observed_at = ?3 AND left_observed_at IS ?4)
+                        ON CONFLICT DO NOTHING
+                        """)
+                for p in batch.membership {
+                    try run(statement, [p.dialogID, p.userID, p.joinedObservedAt, p.leftObservedAt])
+                }
+            }
+            if !batch.messages.isEmpty {
+                inserted += try Self.importMessages(batch.messages, db: db)
+            }
+            if !batch.revisions.isEmpty {
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
+                            updated_at, observed_at, superseded_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, revision) DO NOTHING
+                        """)
+                for r in batch.revisions {
+                    let hash = Self.contentHash(
+                        text: r.text, attachmentsJSON: r.attachmentsJSON, customJSON: r.customJSON)
+                    try run(
+                        statement,
+                        [
+                            r.messageID, r.revision, r.text, r.attachmentsJSON, r.customJSON, r.raw, hash, r.updatedAt,
+                            r.observedAt, r.supersededAt,
+                        ])
+                }
+            }
+            return inserted
+        }
+    }
+
+    /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them, so a
+    /// restored message is indistinguishable from a crawled one; the archive's own columns are taken as given.
+    private static func importMessages(_ messages: [ArchivedMessage], db: Database) throws -> Int {
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited,
+                    deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                """)
+        let words = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
+        let trigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
+        var inserted = 0
+        for archived in messages {
+            let raw: JSONValue
+            let message: Message
+            do {
+                raw = try JSONValue(parsing: archived.raw)
+                message = try Message(json: raw)
+            } catch {
+                throw ArchiveError.undecodableItem(kind: "message", index: inserted, reason: "\(error)")
+            }
+            guard message.id == archived.id, message.chatDialogID == archived.dialogID else {
+                throw ArchiveError.messageOutsideDialog(
+                    messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: archived.dialogID)
+            }
+            let content = MessageContent(message: message, raw: raw)
+            insert.setUncheckedArguments([
+                archived.id, archived.dialogID, message.senderID, message.recipientID, message.dateSent,
+                message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
+                content.readIDs, content.deliveredIDs, content.raw, content.contentHash, archived.firstSeenAt,
+                archived.lastSeenAt, archived.edited, archived.deletedAt,
+            ])
+            try insert.execute()
+            guard db.changesCount > 0 else { continue }
+            inserted += 1
+            let rowID = db.lastInsertedRowID
+            if let text = message.text {
+                words.setUncheckedArguments([rowID, text])
+                try words.execute()
+                trigrams.setUncheckedArguments([rowID, text])
+                try trigrams.execute()
+            }
+        }
+        return inserted
+    }
+
+    /// The content hash of a version (see ``MessageContent``): canonical JSON of text, attachments, custom.
+    static func contentHash(text: String?, attachmentsJSON: String, customJSON: String) -> Data {
+        let attachments = (try? JSONValue(parsing: attachmentsJSON)) ?? .array([])
+        let custom = (try? JSONValue(parsing: customJSON)) ?? .object([:])
+        let content: JSONValue = [
+            "attachments": attachments, "custom": custom, "text": text.map(JSONValue.string) ?? .null,
+        ]
+        return Data(SHA256.hash(data: content.serialized()))
+    }
+
+    /// Gives a new, empty archive the identity of the archive a bundle came from: a restore is the same
+    /// archive, and its exports must say so.
+    ///
+    /// - Throws: ``ArchiveError/notEmpty(path:)`` when the archive already holds messages or dialogs.
+    public func adoptIdentity(_ identity: ArchiveIdentity) throws {
+        try pool.write { db in
+            let used = try Int.fetchOne(
+                db, sql: "SELECT (SELECT COUNT(*) FROM messages) + (SELECT COUNT(*) FROM dialogs)")
+            guard used == 0 else { throw ArchiveError.notEmpty(path: path) }
+            try db.execute(
+                sql: "UPDATE archive_meta SET archive_id = ?, created_at = ? WHERE id = 1",
+                arguments: [identity.id.uuidString.lowercased(), identity.createdAt])
+        }
+    }
+}

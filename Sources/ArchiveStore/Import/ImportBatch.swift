@@ -1,0 +1,13 @@
+/// Records to restore into an archive in one transaction (see ``Archive/importRecords(_:)``).
+public struct ImportBatch: Sendable {
+    public var users: [ArchivedUser] = []
+    public var dialogs: [ArchivedDialog] = []
+    public var membership: [MembershipPeriod] = []
+    public var messages: [ArchivedMessage] = []
+    public var revisions: [MessageRevision] = []
+
+    public init() {}
+
+    /// How many records the batch holds.
+    public var count: Int { users.count + dialogs.count + membership.count + messages.count + revisions.count }
+}

@@ -1,0 +1,96 @@
+import ArchiveStore
+import QuickBlox
+
+/// How a message is written for machines: one JSON object per line, or one RFC 4180 CSV record.
+///
+/// Search (`--format jsonl|csv`) and exports share these encoders, so a moderator's result file and a
+/// compliance export have the same documented fields. Both write into a caller's reused byte buffer:
+/// exports write millions of records, and a `String` or a `JSONValue` per record dominated the cost.
+/// JSON columns of the archive (attachments, custom parameters, the raw record) are already compact,
+/// key-sorted JSON and are copied as they are.
+public enum MessageRecord {
+    /// The stable CSV columns, in order (documented in docs/exports.md).
+    public static let csvColumns = [
+        "id", "date_sent", "date", "dialog_id", "dialog_name", "dialog_type", "sender_id", "sender_login",
+        "sender_name", "recipient_id", "recipient_login", "recipient_name", "text", "attachments", "custom",
+        "edited", "deleted_at", "updated_at", "first_seen_at", "last_seen_at",
+    ]
+
+    /// Appends the message as a JSON object with sorted keys (no newline); `raw` adds the server's record.
+    public static func writeJSON(_ hit: SearchHit, raw: Bool, into out: inout [UInt8]) {
+        let message = hit.message
+        var object = JSONObjectWriter(into: &out)
+        object.json("attachments", message.attachmentsJSON, into: &out)
+        object.json("custom", message.customJSON, into: &out)
+        object.timestamp("date", message.dateSent, into: &out)
+        object.int("date_sent", message.dateSent, into: &out)
+        object.timestamp("deleted_at", message.deletedAt, into: &out)
+        object.string("dialog_id", message.dialogID, into: &out)
+        object.string("dialog_name", hit.dialogName, into: &out)
+        object.int("dialog_type", hit.dialogType, into: &out)
+        object.int("edited", message.edited, into: &out)
+        object.timestamp("first_seen_at", message.firstSeenAt, into: &out)
+        object.string("id", message.id, into: &out)
+        object.timestamp("last_seen_at", message.lastSeenAt, into: &out)
+        if raw { object.json("raw", message.raw, into: &out) }
+        object.int("recipient_id", message.recipientID, into: &out)
+        object.string("recipient_login", hit.recipientLogin, into: &out)
+        object.string("recipient_name", hit.recipientName, into: &out)
+        object.int("sender_id", message.senderID, into: &out)
+        object.string("sender_login", hit.senderLogin, into: &out)
+        object.string("sender_name", hit.senderName, into: &out)
+        object.string("text", message.text, into: &out)
+        object.timestamp("updated_at", message.updatedAt, into: &out)
+        object.finish(into: &out)
+    }
+
+    /// Appends the message as one CSV record of ``csvColumns`` (no line ending).
+    public static func writeCSV(_ hit: SearchHit, into out: inout [UInt8]) {
+        let message = hit.message
+        var first = true
+        func field(_ text: String?) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            if let text { appendCSVField(text, into: &out) }
+        }
+        field(message.id)
+        field(String(message.dateSent))
+        field(ISO8601.format(message.dateSent))
+        field(message.dialogID)
+        field(hit.dialogName)
+        field(hit.dialogType.map(String.init))
+        field(message.senderID.map(String.init))
+        field(hit.senderLogin)
+        field(hit.senderName)
+        field(message.recipientID.map(String.init))
+        field(hit.recipientLogin)
+        field(hit.recipientName)
+        field(message.text)
+        field(message.attachmentsJSON)
+        field(message.customJSON)
+        field(String(message.edited))
+        field(message.deletedAt.map(ISO8601.format))
+        field(message.updatedAt.map(ISO8601.format))
+        field(ISO8601.format(message.firstSeenAt))
+        field(ISO8601.format(message.lastSeenAt))
+    }
+
+    /// The CSV header line (no line ending).
+    public static var csvHeader: String { csvColumns.joined(separator: ",") }
+
+    /// Appends a field, quoted when it holds a comma, a quote, CR or LF, with its quotes doubled (RFC 4180).
+    public static func appendCSVField(_ text: String, into out: inout [UInt8]) {
+        let utf8 = text.utf8
+        let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        guard needsQuotes else {
+            out.append(contentsOf: utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { out.append(byte) }
+            out.append(byte)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
