@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Crawler", targets: ["Crawler"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
+        .library(name: "Export", targets: ["Export"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,6 +106,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Exports: JSON Lines, CSV and deterministic, verifiable bundles (libarchive), signing, verification.
+        .target(
+            name: "Export",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Search",
+                "CArchive",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // A faithful, seeded, fault-injecting QuickBlox REST server (Hummingbird).
         .target(
             name: "QuickBloxEmulator",
@@ -129,6 +144,7 @@ let package = Package(
                 "Crawler",
                 "QueryLanguage",
                 "Search",
+                "Export",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -195,6 +211,25 @@ let package = Package(
                 "ArchiveStore",
                 "Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ExportTests",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Search",
+                "Export",
+                "Crawler",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

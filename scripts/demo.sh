@@ -80,6 +80,20 @@ step "A saved moderation review (queries/payment-scams.qbq) with 1 message of co
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 2 --context 1 @payment-scams
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'sendr_id = 5' || echo "(exit code $? — a query error is never an empty result)"
 
+step "qbarchive export — a signed, reproducible bundle for compliance, verified; then one byte changed"
+rm -rf "$DEMO_DIR/keys" "$DEMO_DIR"/exports && mkdir -p "$DEMO_DIR/exports"
+"$QBARCHIVE" keygen "$DEMO_DIR/keys/compliance"
+"$QBARCHIVE" export --archive "$DEMO_DIR/archive-app.sqlite" --sign "$DEMO_DIR/keys/compliance" \
+  --out "$DEMO_DIR/exports/all.tar.gz"
+"$QBARCHIVE" verify "$DEMO_DIR/exports/all.tar.gz" --key "$DEMO_DIR/keys/compliance.pub"
+tar -tzf "$DEMO_DIR/exports/all.tar.gz" | head -n 6
+cp "$DEMO_DIR/exports/all.tar.gz" "$DEMO_DIR/exports/tampered.tar.gz"
+printf 'X' | dd of="$DEMO_DIR/exports/tampered.tar.gz" bs=1 seek=2000 conv=notrunc 2>/dev/null
+"$QBARCHIVE" verify "$DEMO_DIR/exports/tampered.tar.gz" || echo "(exit code $? — the damage is found and named)"
+"$QBARCHIVE" export --archive "$DEMO_DIR/archive-app.sqlite" --format csv --where @payment-scams \
+  --out "$DEMO_DIR/exports/payment-scams.csv"
+head -c 300 "$DEMO_DIR/exports/payment-scams.csv"; echo
+
 step "Ground truth: /_emulator/stats and the truth dump ($DEMO_DIR/truth.jsonl)"
 curl -sS "$BASE/_emulator/stats"; echo
 kill -TERM $EMULATOR_PID; wait $EMULATOR_PID 2>/dev/null || true
@@ -91,4 +105,5 @@ done
 step "Done"
 echo "Archives: $DEMO_DIR/archive.sqlite (user1) and $DEMO_DIR/archive-app.sqlite (every user)."
 echo "Next: 'qbarchive crawl --help' and docs/backups.md for scheduled runs; 'qbarchive search --help' and"
-echo "docs/query-language.md for moderation searches; docs/emulator.md for the emulator."
+echo "docs/query-language.md for moderation searches; docs/exports.md for bundles and how to verify them;"
+echo "docs/emulator.md for the emulator."

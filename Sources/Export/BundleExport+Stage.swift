@@ -1,0 +1,122 @@
+import ArchiveStore
+import Foundation
+import QuickBlox
+import Search
+
+extension BundleExport {
+    /// The staged files and the manifest fields learnt while writing them.
+    struct Staged {
+        var files: [BundleManifest.File]
+        var body: [String: JSONValue]
+        var messages: Int
+    }
+
+    /// Streams every file of the bundle but the README into `stage`, inside one read transaction so that
+    /// the files agree with each other.
+    func stageFiles(archive: Archive, stage: StagingDirectory, progress: (Int) -> Void) throws -> Staged {
+        let query = selection.query
+        return try archive.withSnapshot { snapshot in
+            let identity = try snapshot.identity()
+            let messagesJSON = try stage.create("messages.jsonl")
+            let messagesCSV = try stage.create("messages.csv")
+            let deletions = try stage.create("deletions.jsonl")
+            try messagesCSV.write(Array((MessageRecord.csvHeader + "\n").utf8))
+            var files: [BundleManifest.File] = []
+            var transcript: StagedFile?
+            var dialogIDs: [String] = []
+            var userIDs = Set<Int>()
+            var first: Int?
+            var last: Int?
+            var line: [UInt8] = []
+            line.reserveCapacity(4096)
+
+            try snapshot.forEachMessage(matching: query) { hit in
+                let message = hit.message
+                if transcript?.name != "transcripts/\(message.dialogID).txt" {
+                    if let transcript { files.append(try transcript.finish(records: nil)) }
+                    let next = try stage.create("transcripts/\(message.dialogID).txt")
+                    try next.write(Array(TranscriptWriter.heading(hit).utf8))
+                    transcript = next
+                    dialogIDs.append(message.dialogID)
+                }
+                try transcript?.write(Array(TranscriptWriter.lines(hit).utf8))
+                line.removeAll(keepingCapacity: true)
+                MessageRecord.writeJSON(hit, raw: true, into: &line)
+                try messagesJSON.append(record: line)
+                line.removeAll(keepingCapacity: true)
+                MessageRecord.writeCSV(hit, into: &line)
+                try messagesCSV.append(record: line)
+                if let deletedAt = message.deletedAt {
+                    line.removeAll(keepingCapacity: true)
+                    BundleRecords.deletion(
+                        kind: "message", id: message.id, dialogID: message.dialogID, deletedAt: deletedAt, into: &line)
+                    try deletions.append(record: line)
+                }
+                if let sender = message.senderID { userIDs.insert(sender) }
+                if let recipient = message.recipientID, recipient != 0 { userIDs.insert(recipient) }
+                first = min(first ?? message.dateSent, message.dateSent)
+                last = max(last ?? message.dateSent, message.dateSent)
+                if messagesJSON.records % 10_000 == 0 { progress(messagesJSON.records) }
+            }
+            if let transcript { files.append(try transcript.finish(records: nil)) }
+            let transcripts = files.count
+
+            // Without a query the bundle is the whole archive, dialogs and users without messages included.
+            let dialogFilter = query == nil ? nil : dialogIDs
+            let dialogs = try stage.create("dialogs.jsonl")
+            try snapshot.forEachDialog(ids: dialogFilter) { dialog in
+                line.removeAll(keepingCapacity: true)
+                BundleRecords.dialog(dialog, into: &line)
+                try dialogs.append(record: line)
+                if let deletedAt = dialog.deletedAt {
+                    line.removeAll(keepingCapacity: true)
+                    BundleRecords.deletion(
+                        kind: "dialog", id: dialog.id, dialogID: nil, deletedAt: deletedAt, into: &line)
+                    try deletions.append(record: line)
+                }
+            }
+            let membership = try stage.create("membership.jsonl")
+            try snapshot.forEachMembership(dialogIDs: dialogFilter) { period in
+                line.removeAll(keepingCapacity: true)
+                BundleRecords.membership(period, into: &line)
+                try membership.append(record: line)
+                userIDs.insert(period.userID)
+            }
+            let users = try stage.create("users.jsonl")
+            try snapshot.forEachUser(ids: query == nil ? nil : userIDs.sorted()) { user in
+                line.removeAll(keepingCapacity: true)
+                BundleRecords.user(user, into: &line)
+                try users.append(record: line)
+            }
+            let revisions = try stage.create("revisions.jsonl")
+            try snapshot.forEachRevision(matching: query) { revision in
+                line.removeAll(keepingCapacity: true)
+                BundleRecords.revision(revision, into: &line)
+                try revisions.append(record: line)
+            }
+
+            let counts: [String: JSONValue] = [
+                "messages": .int(messagesJSON.records), "dialogs": .int(dialogs.records), "users": .int(users.records),
+                "revisions": .int(revisions.records), "membership": .int(membership.records),
+                "deletions": .int(deletions.records), "transcripts": .int(transcripts),
+            ]
+            let messageCount = messagesJSON.records
+            for file in [messagesJSON, messagesCSV, deletions, dialogs, membership, users, revisions] {
+                files.append(try file.finish(records: file.records))
+            }
+            let body: [String: JSONValue] = [
+                "archive": .object([
+                    "id": .string(identity.id.uuidString.lowercased()),
+                    "created_at": .string(ISO8601.format(identity.createdAt)),
+                ]),
+                "time_range": .object([
+                    "first_message": first.map { .string(ISO8601.format($0)) } ?? .null,
+                    "last_message": last.map { .string(ISO8601.format($0)) } ?? .null,
+                ]),
+                "counts": .object(counts),
+                "entry_mtime": .int(last ?? identity.createdAt),
+            ]
+            return Staged(files: files, body: body, messages: messageCount)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ArchiveStore
+import Foundation
+import QuickBlox
+
+/// Restores a bundle into an archive: verified first, then read file by file, in batches.
+///
+/// Dialogs, then membership and messages, then revisions and users, so foreign keys hold. The
+/// archive keeps what it already has (see ``ArchiveStore/Archive/importRecords(_:)``): importing is
+/// idempotent, and export → import into a new archive → export gives the same bundle.
+public struct BundleImport: Sendable {
+    public var publicKeyPath: String?
+
+    public init(publicKeyPath: String? = nil) {
+        self.publicKeyPath = publicKeyPath
+    }
+
+    /// What an import did.
+    public struct Summary: Sendable, Hashable {
+        /// Records read from the bundle, and how many of them the archive did not have.
+        public var records: Int
+        public var inserted: Int
+        public var manifest: BundleManifest
+    }
+
+    /// The order files are restored in; others (CSV, transcripts, deletions, README) duplicate these.
+    static let order = ["dialogs.jsonl", "membership.jsonl", "messages.jsonl", "revisions.jsonl", "users.jsonl"]
+
+    /// Verifies `bundle`, then restores it into `archive`. Blocks its thread.
+    /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), a record that
+    ///   cannot be read, or a database error.
+    public func run(bundle: String, into archive: Archive) throws -> Summary {
+        let report = try BundleVerifier(publicKeyPath: publicKeyPath).verify(path: bundle)
+        var records = 0
+        var inserted = 0
+        do {
+            for name in Self.order {
+                let reader = try ContainerReader(path: bundle)
+                while let entry = try reader.nextEntry(), entry.path != name {}
+                var lines = LineSplitter()
+                var batch = ImportBatch()
+                var number = 0
+                func flush() throws {
+                    inserted += try archive.importRecords(batch)
+                    records += batch.count
+                    batch = ImportBatch()
+                }
+                while true {
+                    let chunk = try reader.read()
+                    if chunk.isEmpty { break }
+                    for line in lines.feed(chunk) {
+                        number += 1
+                        try Self.add(line, of: name, number: number, to: &batch)
+                        if batch.count >= 1000 { try flush() }
+                    }
+                }
+                try flush()
+            }
+        } catch let error as ContainerError {
+            throw BundleProblem(file: error.entry ?? bundle, reason: "cannot be read: \(error.message)")
+        }
+        return Summary(records: records, inserted: inserted, manifest: report.manifest)
+    }
+
+    /// The identity of the archive a bundle came from, from its manifest (not verified: ``run(bundle:into:)`` does that).
+    public static func identity(ofBundle path: String) throws -> ArchiveIdentity? {
+        do {
+            let reader = try ContainerReader(path: path)
+            guard try reader.nextEntry()?.path == "manifest.json" else { return nil }
+            var bytes: [UInt8] = []
+            while bytes.count < 64 << 20 {
+                let chunk = try reader.read()
+                if chunk.isEmpty { break }
+                bytes += chunk
+            }
+            let manifest = try BundleManifest(parsing: bytes)
+            guard case .object(let archive)? = manifest.body["archive"], let id = archive["id"]?.stringValue,
+                let uuid = UUID(uuidString: id), let created = archive["created_at"]?.stringValue,
+                let createdAt = ISO8601.parse(created)
+            else { return nil }
+            return ArchiveIdentity(id: uuid, createdAt: createdAt)
+        } catch let error as ContainerError {
+            throw BundleProblem(file: error.entry ?? path, reason: "cannot be read: \(error.message)")
+        }
+    }
+
+    private static func add(_ line: [UInt8], of file: String, number: Int, to batch: inout ImportBatch) throws {
+        guard let value = try? JSONValue(parsing: line), let record = ImportRecord(value) else {
+            throw BundleProblem(file: file, reason: "line \(number) is not a record this version can read")
+        }
+        do {
+            switch file {
+            case "dialogs.jsonl": batch.dialogs.append(try record.dialog())
+            case "membership.jsonl": batch.membership.append(try record.membership())
+            case "messages.jsonl": batch.messages.append(try record.message())
+            case "revisions.jsonl": batch.revisions.append(try record.revision())
+            default: batch.users.append(try record.user())
+            }
+        } catch {
+            throw BundleProblem(file: file, reason: "line \(number): \(error.reason)")
+        }
+    }
+}
+
+/// Splits a byte stream into lines (without their newline).
+struct LineSplitter {
+    private var pending: [UInt8] = []
+
+    mutating func feed(_ chunk: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var start = chunk.startIndex
+        for index in chunk.indices where chunk[index] == 10 {
+            if pending.isEmpty {
+                lines.append(Array(chunk[start..<index]))
+            } else {
+                lines.append(pending + chunk[start..<index])
+                pending.removeAll()
+            }
+            start = index + 1
+        }
+        pending += chunk[start...]
+        return lines
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Why an export, a verification or an import could not be done, in words a user can act on.
+public enum ExportError: Error, LocalizedError, Sendable, Equatable {
+    /// An output file or directory could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// An input file could not be read.
+    case cannotRead(path: String, reason: String)
+    /// The bundle container (tar, zip, compression) could not be written or read.
+    case container(String)
+    /// A command-line option has a value that cannot be used.
+    case badOption(String)
+    /// A signing or verification key file is unusable.
+    case badKey(path: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .cannotWrite(let path, let reason):
+            return "Cannot write \(path): \(reason). Nothing was left under that name; check the path and free space."
+        case .cannotRead(let path, let reason):
+            return "Cannot read \(path): \(reason)."
+        case .container(let message), .badOption(let message):
+            return message
+        case .badKey(let path, let reason):
+            return "The key file \(path) cannot be used: \(reason). Make a key pair with `qbarchive keygen`."
+        }
+    }
+}

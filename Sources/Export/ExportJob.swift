@@ -1,0 +1,68 @@
+import ArchiveStore
+import QuickBlox
+
+/// One export as the command line and the service ask for it: the format, the selection and the output
+/// options, run and then recorded in the archive's audit log.
+public struct ExportJob: Sendable {
+    public var format: ExportFormat
+    public var selection: ExportSelection
+    public var raw: Bool
+    public var excel: Bool
+    public var container: ContainerFormat
+    public var createdAt: Int?
+    /// A private key file to sign a bundle's manifest with.
+    public var sign: String?
+    /// The qbarchive version (recorded in bundle manifests).
+    public var version: String
+
+    public init(
+        format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
+        container: ContainerFormat = .tarGz, createdAt: Int? = nil, sign: String? = nil, version: String
+    ) {
+        self.format = format
+        self.selection = selection
+        self.raw = raw
+        self.excel = excel
+        self.container = container
+        self.createdAt = createdAt
+        self.sign = sign
+        self.version = version
+    }
+
+    /// What was written.
+    public struct Result: Sendable, Hashable {
+        public var messages: Int
+        public var bytes: Int
+        /// SHA-256 (hex) of the output file.
+        public var sha256: String
+    }
+
+    /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Blocks its thread.
+    public func run(archive: Archive, path: String, progress: @Sendable (Int) -> Void = { _ in }) throws -> Result {
+        if format == .bundle {
+            let summary = try BundleExport(
+                selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
+                toolVersion: version
+            ).run(archive: archive, to: path, progress: progress)
+            return Result(messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256)
+        }
+        let summary = try MessageExport(selection: selection, format: format, raw: raw, excel: excel)
+            .run(archive: archive, to: path, progress: progress)
+        return Result(messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256)
+    }
+
+    /// Records the export in the audit log: when, what was selected, where it went, its hash.
+    /// - Returns: `false` when the archive could not record it (opened read-only).
+    public func audit(_ result: Result, archive: Archive, path: String, at time: Int = Archive.now()) async -> Bool {
+        let detail = JSONValue.object([
+            "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
+            "where": selection.whereText.map(JSONValue.string) ?? .null,
+            "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
+            "since": selection.since.map(JSONValue.string) ?? .null,
+            "until": selection.until.map(JSONValue.string) ?? .null,
+            "output": .string(path), "messages": .int(result.messages), "bytes": .int(result.bytes),
+            "sha256": .string(result.sha256), "signed": .bool(sign != nil),
+        ])
+        return (try? await archive.appendAudit(action: "export", detail: detail, at: time)) != nil
+    }
+}

@@ -1,0 +1,53 @@
+import QueryLanguage
+
+/// Which messages an export takes, and how the user said so (recorded in the manifest and audit log).
+public struct ExportSelection: Sendable, Hashable {
+    /// The `--where` query text (or the saved query's text), as given.
+    public var whereText: String?
+    /// `--dialog`.
+    public var dialogID: String?
+    /// `--since` and `--until`, as given: whole periods, so `--until 2024-03` includes March.
+    public var since: String?
+    public var until: String?
+    /// Everything above as one query; `nil` exports the whole archive.
+    public var query: Query?
+
+    /// Combines the options into one query.
+    ///
+    /// - Throws: ``QueryError`` for a `--where` that does not parse (positions refer to its text), or
+    ///   ``ExportError/badOption(_:)`` for a date that is not one.
+    public init(whereText: String?, dialogID: String?, since: String?, until: String?, now: Int) throws {
+        self.whereText = whereText
+        self.dialogID = dialogID
+        self.since = since
+        self.until = until
+        var parts: [QueryExpression] = []
+        var sources: [String] = []
+        if let whereText {
+            parts.append(try QueryParser(now: now).parse(whereText).root)
+            sources.append("(\(whereText))")
+        }
+        if let dialogID {
+            parts.append(
+                .predicate(QueryPredicate(field: .dialog, op: .equal, values: [.string(dialogID)], range: 0..<0)))
+            sources.append("dialog = \(dialogID)")
+        }
+        for (option, text, op) in [("--since", since, QueryOperator.greaterOrEqual), ("--until", until, .lessOrEqual)] {
+            guard let text else { continue }
+            guard let period = QueryDate.period(text, now: now) else {
+                throw ExportError.badOption("\(option) \(text) is not a date: \(QueryDate.hint)")
+            }
+            parts.append(
+                .predicate(
+                    QueryPredicate(
+                        field: .dateSent, op: op, values: [.period(start: period.start, end: period.end)], range: 0..<0)
+                ))
+            sources.append("date \(op == .greaterOrEqual ? ">=" : "<=") \(text)")
+        }
+        switch parts.count {
+        case 0: query = nil
+        case 1: query = Query(source: sources[0], root: parts[0])
+        default: query = Query(source: sources.joined(separator: " "), root: .and(parts))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+/// A file written under a temporary name and renamed into place only when complete, or standard output.
+///
+/// A crash, a full disk or an error leaves at most a `.NAME.partial-PID` file beside the target, never a
+/// half file under the final name: an auditor who finds `export.tar.gz` can trust it is whole. Bytes are
+/// buffered (1 MiB), counted and hashed (SHA-256) on the way through, so the caller learns the size and
+/// digest of what it wrote without reading it back. Written with POSIX calls: `FileHandle` offers neither
+/// `fsync` before the rename nor errors that name the path.
+public final class OutputFile {
+    /// Where the bytes end up (`-` for standard output).
+    public let path: String
+    private let temporaryPath: String?
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var hasher = SHA256()
+    /// Bytes written so far.
+    public private(set) var size = 0
+    private var closed = false
+
+    /// Opens `path` for writing (a temporary name beside it), or standard output for `-`.
+    public init(path: String) throws(ExportError) {
+        self.path = path
+        buffer.reserveCapacity(1 << 20)
+        if path == "-" {
+            temporaryPath = nil
+            descriptor = STDOUT_FILENO
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let temporary =
+            url.deletingLastPathComponent().appendingPathComponent(
+                ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
+            ).path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        temporaryPath = temporary
+        descriptor = fd
+    }
+
+    deinit {
+        if !closed, let temporaryPath {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: some Collection<UInt8>) throws(ExportError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Appends a string's UTF-8 bytes.
+    public func write(_ text: String) throws(ExportError) {
+        try write(text.utf8)
+    }
+
+    private func flush() throws(ExportError) {
+        hasher.update(data: buffer)
+        size += buffer.count
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, syncs and renames the file into place; returns the SHA-256 (hex) of everything written.
+    @discardableResult
+    public func commit() throws(ExportError) -> String {
+        try flush()
+        closed = true
+        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard let temporaryPath else { return digest }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw ExportError.cannotWrite(path: path, reason: reason)
+        }
+        return digest
+    }
+
+    /// Abandons the file: the temporary name is removed and nothing appears under the final name.
+    public func discard() {
+        guard !closed else { return }
+        closed = true
+        if let temporaryPath {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import ArchiveStore
+import Crypto
+import Foundation
+import QueryLanguage
+import QuickBlox
+import Search
+import Testing
+
+@testable import Export
+
+@Suite("Exports: JSON Lines, CSV and bundles read back equal the archive")
+struct ExportTests {
+    static let version = "0.1.0-test"
+
+    /// Every archived message, in export order, with names.
+    static func archived(_ archive: Archive, _ query: Query? = nil) throws -> [SearchHit] {
+        var hits: [SearchHit] = []
+        try archive.withSnapshot { snapshot in try snapshot.forEachMessage(matching: query) { hits.append($0) } }
+        return hits
+    }
+
+    @Test func jsonLinesReadBackEqualTheArchive() async throws {
+        let fixture = try await ExportFixture.make()
+        defer { fixture.remove() }
+        let hits = try Self.archived(fixture.archive)
+        #expect(hits.contains { $0.message.edited > 0 } && hits.contains { $0.message.deletedAt != nil })
+        let path = fixture.path("all.jsonl")
+        let summary = try MessageExport(
+            selection: try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0),
+            format: .jsonl, raw: true
+        )
+        .run(archive: fixture.archive, to: path)
+        #expect(summary.messages == hits.count)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(summary.sha256 == ExportTests.sha256(data) && summary.bytes == data.count)
+        let lines = data.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == hits.count)
+        for (line, hit) in zip(lines, hits) {
+            let object = try JSONValue(parsing: Array(line))
+            #expect(object["id"]?.stringValue == hit.message.id)
+            #expect(object["text"] == (hit.message.text.map(JSONValue.string) ?? .null))
+            #expect(object["sender_login"] == (hit.senderLogin.map(JSONValue.string) ?? .null))
+            #expect(object["edited"] == .int(hit.message.edited))
+            #expect(object["deleted_at"] == (hit.message.deletedAt.map { .string(ISO8601.format($0)) } ?? .null))
+            #expect(object["raw"] == (try JSONValue(parsing: hit.message.raw)))
+            #expect(object["attachments"] == (try JSONValue(parsing: hit.message.attachmentsJSON)))
+            // Stable key order: the line is its own canonical serialization.
+            #expect(object.serialized() == Array(line))
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func csvReadsBackWithAStrictParser(excel: Bool) async throws {
+        let fixture = try await ExportFixture.make()
+        defer { fixture.remove() }
+        let hits = try Self.archived(fixture.archive)
+        let path = fixture.path("all.csv")
+        _ = try MessageExport(
+            selection: try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0), format: .csv,
+            excel: excel
+        )
+        .run(archive: fixture.archive, to: path)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF]) == excel)
+        if excel { bytes.removeFirst(3) }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if excel {
+            #expect(text.hasSuffix("\r\n"))
+            text = text.replacingOccurrences(of: "\r\n", with: "\n")
+        }
+        let records = try StrictCSV.parse(text)
+        #expect(records.first == MessageRecord.csvColumns)
+        #expect(records.count == hits.count + 1)
+        for (record, hit) in zip(records.dropFirst(), hits) {
+            #expect(record.count == MessageRecord.csvColumns.count)
+            #expect(record[0] == hit.message.id)
+            #expect(record[12] == excelText(hit.message.text ?? "", excel))
+            #expect(record[13] == hit.message.attachmentsJSON)
+        }
+    }
+
+    private func excelText(_ text: String, _ excel: Bool) -> String {
+        excel ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
+    }
+
+    @Test func aSelectionExportsOnlyItsMessagesAndWhatExplainsThem() async throws {
+        let fixture = try await ExportFixture.make()
+        defer { fixture.remove() }
+        let all = try Self.archived(fixture.archive)
+        let dialog = all[all.count / 2].message.dialogID
+        let selection = try ExportSelection(
+            whereText: "not deleted:true", dialogID: dialog, since: nil, until: nil, now: 0)
+        let expected = all.filter { $0.message.dialogID == dialog && $0.message.deletedAt == nil }
+        let path = fixture.path("one.tar.gz")
+        let summary = try BundleExport(selection: selection, toolVersion: Self.version).run(
+            archive: fixture.archive, to: path)
+        #expect(summary.messages == expected.count)
+        let entries = try Self.entries(path)
+        #expect(entries.keys.filter { $0.hasPrefix("transcripts/") } == ["transcripts/\(dialog).txt"])
+        let dialogs = try Self.lines(entries["dialogs.jsonl"])
+        #expect(dialogs.map { $0["id"]?.stringValue } == [dialog])
+        let senders = Set(expected.compactMap(\.message.senderID))
+        let users = Set(try Self.lines(entries["users.jsonl"]).compactMap { $0["id"]?.lenientInt })
+        #expect(senders.isSubset(of: users))
+        #expect(summary.manifest.body["selection"]?["dialog"] == .string(dialog))
+    }
+
+    @Test(arguments: ContainerFormat.allCases)
+    func bundlesHoldEveryFileAndCommonToolsAcceptThem(container: ContainerFormat) async throws {
+        let fixture = try await ExportFixture.make()
+        defer { fixture.remove() }
+        let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
+        let path = fixture.path("all.\(container.fileExtension)")
+        let summary = try BundleExport(selection: everything, container: container, toolVersion: Self.version)
+            .run(archive: fixture.archive, to: path)
+        let entries = try Self.entries(path)
+        let names = Array(entries.keys).sorted()
+        for name in [
+            "README.txt", "deletions.jsonl", "dialogs.jsonl", "manifest.json", "membership.jsonl", "messages.csv",
+            "messages.jsonl", "revisions.jsonl", "users.jsonl",
+        ] {
+            #expect(names.contains(name), "\(name)")
+        }
+        // messages.jsonl in the bundle is byte for byte the JSON Lines export with raw records.
+        let jsonl = fixture.path("all.jsonl")
+        _ = try MessageExport(selection: everything, format: .jsonl, raw: true).run(archive: fixture.archive, to: jsonl)
+        #expect(entries["messages.jsonl"] == Array(try Data(contentsOf: URL(fileURLWithPath: jsonl))))
+        let counts = try await fixture.archive.counts()
+        #expect(try Self.lines(entries["users.jsonl"]).count == counts.users)
+        #expect(try Self.lines(entries["dialogs.jsonl"]).count == counts.dialogs)
+        #expect(try Self.lines(entries["revisions.jsonl"]).count == counts.revisions)
+        #expect(try Self.lines(entries["deletions.jsonl"]).count == counts.deletedMessages + counts.deletedDialogs)
+        #expect(summary.manifest.files.count == entries.count - 1)
+        let deleted = try #require(try Self.archived(fixture.archive).first { $0.message.deletedAt != nil })
+        let transcript = String(
+            decoding: try #require(entries["transcripts/\(deleted.message.dialogID).txt"]), as: UTF8.self)
+        #expect(transcript.contains("[deleted: gone from the server as of"))
+        let sidecar = try String(contentsOfFile: path + ".sha256", encoding: .utf8)
+        #expect(sidecar == "\(summary.sha256)  all.\(container.fileExtension)\n")
+
+        switch container {
+        case .tarGz:
+            let listing = try ExportFixture.tool("/usr/bin/tar", ["-tzf", path])
+            #expect(listing.status == 0 && listing.output.hasPrefix("manifest.json\n"), "\(listing.output)")
+        case .tarZst:
+            #expect(try ExportFixture.tool("/usr/bin/zstd", ["-t", path]).status == 0)
+            #expect(try ExportFixture.tool("/usr/bin/tar", ["--zstd", "-tf", path]).status == 0)
+        case .zip:
+            let test = try ExportFixture.tool("/usr/bin/unzip", ["-t", path])
+            #expect(test.status == 0 && test.output.contains("No errors detected"), "\(test.output)")
+        }
+        let report = try BundleVerifier().verify(path: path)
+        #expect(report.canonical && report.sidecarChecked && report.format == container)
+    }
+
+    @Test(arguments: ContainerFormat.allCases)
+    func twoExportsAreByteIdentical(container: ContainerFormat) async throws {
+        let fixture = try await ExportFixture.make(messages: 400, dialogs: 5, changes: 40)
+        defer { fixture.remove() }
+        let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
+        let export = BundleExport(selection: everything, container: container, toolVersion: Self.version)
+        _ = try export.run(archive: fixture.archive, to: fixture.path("a"))
+        try await Task.sleep(for: .milliseconds(1100))
+        _ = try export.run(archive: fixture.archive, to: fixture.path("b"))
+        let a = try Data(contentsOf: URL(fileURLWithPath: fixture.path("a")))
+        #expect(a == (try Data(contentsOf: URL(fileURLWithPath: fixture.path("b")))))
+        var dated = export
+        dated.createdAt = 1_700_000_000
+        let c = try dated.run(archive: fixture.archive, to: fixture.path("c"))
+        #expect(c.manifest.body["created_at"] == .string("2023-11-14T22:13:20Z"))
+        #expect(a != (try Data(contentsOf: URL(fileURLWithPath: fixture.path("c")))))
+        // Nothing but the bundle and its checksum file is left in the directory (staging removed).
+        let left = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path).filter {
+            $0.hasPrefix(".")
+        }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    // MARK: helpers
+
+    static func sha256(_ data: Data) -> String {
+        BundleManifest.hex(Crypto.SHA256.hash(data: data))
+    }
+
+    /// Every entry of a bundle, read with libarchive.
+    static func entries(_ path: String) throws -> [String: [UInt8]] {
+        let reader = try ContainerReader(path: path)
+        var entries: [String: [UInt8]] = [:]
+        while let entry = try reader.nextEntry() {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = try reader.read()
+                if chunk.isEmpty { break }
+                bytes += chunk
+            }
+            entries[entry.path] = bytes
+        }
+        return entries
+    }
+
+    static func lines(_ bytes: [UInt8]?) throws -> [JSONValue] {
+        try (bytes ?? []).split(separator: 10).map { try JSONValue(parsing: Array($0)) }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import QuickBlox
+import Testing
+
+@Suite("qbarchive export, verify and keygen (the built binary)")
+struct ExportCommandTests {
+    @Test func exportsVerifiesAndRefusesWithDistinctExitCodes() async throws {
+        try await SearchCommandTests.withArchive { archive, total in
+            let directory = URL(fileURLWithPath: archive).deletingLastPathComponent()
+            let bundle = directory.appendingPathComponent("case.tar.zst").path
+            let key = directory.appendingPathComponent("compliance").path
+            let keygen = try await CommandRunner.run(["keygen", key])
+            #expect(keygen.status == 0 && keygen.stdout.contains("fingerprint"), "\(keygen.stderr)")
+
+            let export = try await CommandRunner.run([
+                "export", "--archive", archive, "--bundle", "tar.zst", "--out", bundle, "--sign", key, "--json",
+            ])
+            #expect(export.status == 0, "\(export.stderr)")
+            let summary = try JSONValue(parsing: export.stdout)
+            #expect(summary["messages"] == .int(total))
+
+            let verify = try await CommandRunner.run(["verify", bundle, "--key", key + ".pub"])
+            #expect(verify.status == 0, "\(verify.stderr)")
+            #expect(verify.stdout.hasPrefix("verified \(bundle) (tar.zst, sha256 "))
+            #expect(verify.stdout.contains("signed by key"))
+
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+            bytes[bytes.count - 3] ^= 0x10
+            try bytes.write(to: URL(fileURLWithPath: bundle))
+            let damaged = try await CommandRunner.run(["verify", bundle, "--json"])
+            #expect(damaged.status == 20)
+            #expect(damaged.stderr.contains("verification FAILED: case.tar.zst does not match its checksum file"))
+            #expect(try JSONValue(parsing: damaged.stdout)["verified"] == false)
+
+            let jsonl = try await CommandRunner.run([
+                "export", "--archive", archive, "--format", "jsonl", "--where", "from:user2", "--out", "-",
+            ])
+            #expect(jsonl.status == 0)
+            let lines = jsonl.stdout.split(separator: "\n")
+            #expect(!lines.isEmpty)
+            #expect(try lines.allSatisfy { try JSONValue(parsing: String($0))["sender_login"] == "user2" })
+
+            let badQuery = try await CommandRunner.run(["export", "--archive", archive, "--where", "sendr_id = 3"])
+            #expect(badQuery.status == 2)
+            #expect(badQuery.stderr.contains("did you mean `sender_id`"))
+            let badDate = try await CommandRunner.run(["export", "--archive", archive, "--since", "March"])
+            #expect(badDate.status == 2 && badDate.stderr.contains("--since March is not a date"))
+            let stdoutBundle = try await CommandRunner.run(["export", "--archive", archive, "--out", "-"])
+            #expect(stdoutBundle.status == 2)
+            let missing = try await CommandRunner.run(["export", "--archive", archive + ".nope", "--out", bundle])
+            #expect(missing.status == 10)
+            let unwritable = try await CommandRunner.run([
+                "export", "--archive", archive, "--format", "csv", "--out", "/proc/nope/out.csv",
+            ])
+            #expect(unwritable.status == 13 && unwritable.stderr.contains("Cannot write /proc/nope/out.csv"))
+            let notABundle = try await CommandRunner.run(["verify", archive])
+            #expect(notABundle.status == 20)
+            let again = try await CommandRunner.run(["keygen", key])
+            #expect(again.status == 13)
+        }
+    }
+}
