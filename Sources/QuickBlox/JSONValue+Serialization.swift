@@ -85,23 +85,35 @@ extension JSONValue {
     }
 
     /// Appends `text` as a JSON string literal (quotes, backslashes and control characters escaped).
+    ///
+    /// Copies runs of bytes that need no escape in one append: exports write millions of strings, and
+    /// a byte-at-a-time append was over a quarter of an export's time.
     public static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
-                ])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+                start = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0x0F)])
+                }
             }
+            if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
         out.append(UInt8(ascii: "\""))
     }
