@@ -21,25 +21,45 @@ public struct BundleExport: Sendable {
     public var signingKeyPath: String?
     /// The qbarchive version recorded in the manifest.
     public var toolVersion: String
+    /// Split into parts of at most this many bytes of files each (never splitting a file); `nil` for one bundle.
+    public var maxPartSize: Int?
 
     public init(
         selection: ExportSelection, container: ContainerFormat = .tarGz, createdAt: Int? = nil,
-        signingKeyPath: String? = nil, toolVersion: String
+        signingKeyPath: String? = nil, toolVersion: String, maxPartSize: Int? = nil
     ) {
         self.selection = selection
         self.container = container
         self.createdAt = createdAt
         self.signingKeyPath = signingKeyPath
         self.toolVersion = toolVersion
+        self.maxPartSize = maxPartSize
     }
 
     /// What a bundle export wrote.
     public struct Summary: Sendable, Hashable {
-        public var manifest: BundleManifest
-        /// SHA-256 (hex) and size of the bundle file.
-        public var sha256: String
-        public var bytes: Int
+        /// One written file: a whole bundle, or one part of a split bundle.
+        public struct Part: Sendable, Hashable {
+            public var path: String
+            public var manifest: BundleManifest
+            /// SHA-256 (hex) and size of the file.
+            public var sha256: String
+            public var bytes: Int
+        }
+
+        public var parts: [Part]
         public var messages: Int
+
+        /// The (first) manifest.
+        public var manifest: BundleManifest { parts[0].manifest }
+        /// The bundle's SHA-256; for a split bundle, the SHA-256 of its parts' checksum lines in order.
+        public var sha256: String {
+            guard parts.count > 1 else { return parts[0].sha256 }
+            let lines = parts.map { "\($0.sha256)  \(URL(fileURLWithPath: $0.path).lastPathComponent)\n" }.joined()
+            return BundleManifest.hex(SHA256.hash(data: Data(lines.utf8)))
+        }
+        /// Bytes written, all parts together.
+        public var bytes: Int { parts.map(\.bytes).reduce(0, +) }
     }
 
     /// Writes the bundle to `path` and its checksum to `path.sha256` (`sha256sum -c` format). Blocks its thread.
@@ -64,13 +84,39 @@ public struct BundleExport: Sendable {
             "since": selection.since.map(JSONValue.string) ?? .null,
             "until": selection.until.map(JSONValue.string) ?? .null,
         ])
-        let manifest = BundleManifest(body: body, files: staged.files)
+        let plan = Self.plan(staged.files, limit: maxPartSize)
+        var parts: [Summary.Part] = []
+        for (index, files) in plan.enumerated() {
+            var partBody = body
+            if plan.count > 1 {
+                partBody["part"] = .object(["number": .int(index + 1), "of": .int(plan.count)])
+                partBody["set"] = .array(
+                    plan.enumerated().flatMap { number, files in
+                        files.filter { $0.path != "README.txt" }.map { file in
+                            JSONValue.object([
+                                "path": .string(file.path), "part": .int(number + 1), "sha256": .string(file.sha256),
+                                "size": .int(file.size),
+                            ])
+                        }
+                    })
+            }
+            let manifest = BundleManifest(body: partBody, files: files)
+            let target = Self.partPath(path, number: index + 1, of: plan.count, container: container)
+            parts.append(try write(manifest, signingKey: signingKey, stage: stage, to: target))
+        }
+        return Summary(parts: parts, messages: staged.messages)
+    }
+
+    /// Writes one container: manifest (and signature) first, then the staged files; then `path.sha256`.
+    private func write(
+        _ manifest: BundleManifest, signingKey: Curve25519.Signing.PrivateKey?, stage: StagingDirectory,
+        to path: String
+    ) throws -> Summary.Part {
         let manifestBytes = manifest.serialized()
         var head: [(String, [UInt8])] = [("manifest.json", manifestBytes)]
         if let signingKey {
             head.append(("manifest.sig", try BundleSignature.sign(manifestBytes, with: signingKey)))
         }
-
         let output = try OutputFile(path: path)
         do {
             let writer = try ContainerWriter(format: container) { bytes in try output.write(bytes) }
@@ -78,7 +124,7 @@ public struct BundleExport: Sendable {
                 try writer.beginEntry(path: name, size: bytes.count, modificationTime: manifest.entryTime)
                 try writer.write(bytes)
             }
-            for file in staged.files {
+            for file in manifest.files {
                 try writer.beginEntry(path: file.path, size: file.size, modificationTime: manifest.entryTime)
                 try stage.read(file.path) { chunk throws(ContainerError) in try writer.write(chunk) }
             }
@@ -87,7 +133,7 @@ public struct BundleExport: Sendable {
             let sidecar = try OutputFile(path: path + ".sha256")
             try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
             try sidecar.commit()
-            return Summary(manifest: manifest, sha256: digest, bytes: output.size, messages: staged.messages)
+            return Summary.Part(path: path, manifest: manifest, sha256: digest, bytes: output.size)
         } catch let error as ContainerError {
             output.discard()
             throw ExportError.container(error.localizedDescription)
@@ -95,5 +141,37 @@ public struct BundleExport: Sendable {
             output.discard()
             throw error
         }
+    }
+
+    /// Groups the files into parts of at most `limit` bytes (README.txt in each; a file larger than a
+    /// part gets a part of its own). Sizes are before compression, so a part file stays about within it.
+    static func plan(_ files: [BundleManifest.File], limit: Int?) -> [[BundleManifest.File]] {
+        guard let limit, let readme = files.first(where: { $0.path == "README.txt" }) else { return [files] }
+        let overhead = 1024  // a tar header and padding per entry; the manifest has its own reserve
+        let budget = limit - readme.size - overhead - 256 * 1024
+        var parts: [[BundleManifest.File]] = []
+        var current: [BundleManifest.File] = []
+        var used = 0
+        for file in files where file.path != "README.txt" {
+            if !current.isEmpty, used + file.size + overhead > budget {
+                parts.append(current)
+                current = []
+                used = 0
+            }
+            current.append(file)
+            used += file.size + overhead
+        }
+        if !current.isEmpty || parts.isEmpty { parts.append(current) }
+        return parts.map { ([readme] + $0).sorted { $0.path < $1.path } }
+    }
+
+    /// `case.tar.gz` → `case.part02.tar.gz` when there are several parts.
+    static func partPath(_ path: String, number: Int, of count: Int, container: ContainerFormat) -> String {
+        guard count > 1 else { return path }
+        let digits = max(2, String(count).count)
+        let label = ".part" + String(repeating: "0", count: digits - String(number).count) + String(number)
+        let suffix = "." + container.fileExtension
+        guard path.hasSuffix(suffix) else { return path + label }
+        return String(path.dropLast(suffix.count)) + label + suffix
     }
 }

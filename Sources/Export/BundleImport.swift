@@ -29,12 +29,22 @@ public struct BundleImport: Sendable {
     /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), a record that
     ///   cannot be read, or a database error.
     public func run(bundle: String, into archive: Archive) throws -> Summary {
-        let report = try BundleVerifier(publicKeyPath: publicKeyPath).verify(path: bundle)
+        try run(bundles: [bundle], into: archive)
+    }
+
+    /// Verifies every part of a bundle (all parts of a split bundle, in any order), then restores them.
+    public func run(bundles: [String], into archive: Archive) throws -> Summary {
+        let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
+        let reports = try bundles.map { try verifier.verify(path: $0) }
+        try BundleVerifier.checkComplete(reports, paths: bundles)
         var records = 0
         var inserted = 0
-        do {
-            for name in Self.order {
-                let reader = try ContainerReader(path: bundle)
+        for name in Self.order {
+            guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } }) else {
+                continue
+            }
+            do {
+                let reader = try ContainerReader(path: bundles[index])
                 while let entry = try reader.nextEntry(), entry.path != name {}
                 var lines = LineSplitter()
                 var batch = ImportBatch()
@@ -54,11 +64,11 @@ public struct BundleImport: Sendable {
                     }
                 }
                 try flush()
+            } catch let error as ContainerError {
+                throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
             }
-        } catch let error as ContainerError {
-            throw BundleProblem(file: error.entry ?? bundle, reason: "cannot be read: \(error.message)")
         }
-        return Summary(records: records, inserted: inserted, manifest: report.manifest)
+        return Summary(records: records, inserted: inserted, manifest: reports[0].manifest)
     }
 
     /// The identity of the archive a bundle came from, from its manifest (not verified: ``run(bundle:into:)`` does that).

@@ -31,6 +31,25 @@ public struct BundleManifest: Sendable, Hashable {
         return 0
     }
 
+    /// For one part of a split bundle: its number and the number of parts.
+    public var part: (number: Int, of: Int)? {
+        guard case .int(let number)? = body["part"]?["number"], case .int(let count)? = body["part"]?["of"] else {
+            return nil
+        }
+        return (number, count)
+    }
+
+    /// For one part of a split bundle: every file of every part (README.txt aside), with its part number.
+    public var set: [(path: String, part: Int, sha256: String, size: Int)] {
+        guard case .array(let items)? = body["set"] else { return [] }
+        return items.compactMap { item in
+            guard let path = item["path"]?.stringValue, case .int(let part)? = item["part"],
+                let sha = item["sha256"]?.stringValue, case .int(let size)? = item["size"]
+            else { return nil }
+            return (path, part, sha, size)
+        }
+    }
+
     /// The canonical bytes written to `manifest.json`.
     public func serialized() -> [UInt8] {
         var object = body

@@ -63,6 +63,13 @@ public struct BundleVerifier: Sendable {
         }
         let manifestBytes = try Self.readSmall(reader, entry: head.path)
         let manifest = try BundleManifest(parsing: manifestBytes)
+        if let part = manifest.part {
+            let mine = manifest.set.filter { $0.part == part.number }.map { "\($0.path) \($0.sha256) \($0.size)" }
+            let listed = manifest.files.filter { $0.path != "README.txt" }.map { "\($0.path) \($0.sha256) \($0.size)" }
+            guard part.number >= 1, part.number <= part.of, mine == listed else {
+                throw BundleProblem(file: "manifest.json", reason: "lists files that disagree with its own part list")
+            }
+        }
         var rebuilt = SHA256()
         let writer = try ContainerWriter(format: format) { bytes in rebuilt.update(data: bytes) }
         try writer.beginEntry(path: head.path, size: manifestBytes.count, modificationTime: manifest.entryTime)
@@ -136,6 +143,26 @@ public struct BundleVerifier: Sendable {
         return Report(
             manifest: manifest, format: format, signer: signer, sha256: digest, canonical: canonical,
             sidecarChecked: sidecarChecked)
+    }
+
+    /// Checks that verified parts of a split bundle form one complete set: the same set, every part once.
+    /// - Throws: ``BundleProblem`` naming a missing, repeated or foreign part.
+    public static func checkComplete(_ reports: [Report], paths: [String]) throws(BundleProblem) {
+        let parts = reports.compactMap(\.manifest.part)
+        guard !parts.isEmpty else { return }
+        guard parts.count == reports.count, let count = parts.first?.of,
+            let first = reports.first?.manifest.body["set"],
+            reports.allSatisfy({ $0.manifest.body["set"] == first && $0.manifest.part?.of == count })
+        else {
+            throw BundleProblem(file: paths.joined(separator: ", "), reason: "are not parts of one bundle")
+        }
+        let numbers = parts.map(\.number).sorted()
+        guard numbers == Array(1...count) else {
+            let missing = Set(1...count).subtracting(numbers).sorted().map(String.init).joined(separator: ", ")
+            throw BundleProblem(
+                file: "part \(missing.isEmpty ? "numbers" : missing)",
+                reason: missing.isEmpty ? "appear more than once" : "of \(count) is missing")
+        }
     }
 
     /// Reads a whole small entry (the manifest, the signature): at most 64 MiB.

@@ -14,11 +14,15 @@ public struct ExportJob: Sendable {
     public var sign: String?
     /// The qbarchive version (recorded in bundle manifests).
     public var version: String
+    /// Split a bundle into parts of at most this many bytes.
+    public var maxPartSize: Int?
 
     public init(
         format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
-        container: ContainerFormat = .tarGz, createdAt: Int? = nil, sign: String? = nil, version: String
+        container: ContainerFormat = .tarGz, createdAt: Int? = nil, sign: String? = nil, version: String,
+        maxPartSize: Int? = nil
     ) {
+        self.maxPartSize = maxPartSize
         self.format = format
         self.selection = selection
         self.raw = raw
@@ -33,8 +37,10 @@ public struct ExportJob: Sendable {
     public struct Result: Sendable, Hashable {
         public var messages: Int
         public var bytes: Int
-        /// SHA-256 (hex) of the output file.
+        /// SHA-256 (hex) of the output file (of a split bundle: of its parts' checksum lines).
         public var sha256: String
+        /// The files written, with their SHA-256: one, or a split bundle's parts.
+        public var files: [String: String] = [:]
     }
 
     /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Blocks its thread.
@@ -42,13 +48,16 @@ public struct ExportJob: Sendable {
         if format == .bundle {
             let summary = try BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
-                toolVersion: version
+                toolVersion: version, maxPartSize: maxPartSize
             ).run(archive: archive, to: path, progress: progress)
-            return Result(messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256)
+            return Result(
+                messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,
+                files: Dictionary(uniqueKeysWithValues: summary.parts.map { ($0.path, $0.sha256) }))
         }
         let summary = try MessageExport(selection: selection, format: format, raw: raw, excel: excel)
             .run(archive: archive, to: path, progress: progress)
-        return Result(messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256)
+        return Result(
+            messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256, files: [path: summary.sha256])
     }
 
     /// Records the export in the audit log: when, what was selected, where it went, its hash.
@@ -62,6 +71,7 @@ public struct ExportJob: Sendable {
             "until": selection.until.map(JSONValue.string) ?? .null,
             "output": .string(path), "messages": .int(result.messages), "bytes": .int(result.bytes),
             "sha256": .string(result.sha256), "signed": .bool(sign != nil),
+            "files": .object(result.files.mapValues(JSONValue.string)),
         ])
         return (try? await archive.appendAudit(action: "export", detail: detail, at: time)) != nil
     }

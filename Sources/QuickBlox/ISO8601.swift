@@ -87,7 +87,8 @@ public enum ISO8601 {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)) UTC"
     }
 
-    static func components(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int) {
+    /// Year, month, day, hour, minute and second (UTC) of unix seconds, on the proleptic Gregorian calendar.
+    public static func components(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)

@@ -49,6 +49,11 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Record this creation time in the manifest (ISO 8601); by default none, so bundles are reproducible.")
     var createdAt: String?
     @Option(help: "Sign the manifest with this Ed25519 private key (from qbarchive keygen).") var sign: String?
+    @Option(
+        help: ArgumentHelp(
+            "Split the bundle into parts of at most this size (e.g. 700M, 2G), each with its own manifest.",
+            discussion: "Files are never split; parts are named NAME.part01.tar.gz, NAME.part02.tar.gz, ..."))
+    var maxPartSize: String?
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
@@ -61,6 +66,12 @@ struct ExportCommand: AsyncParsableCommand {
         if raw, format != .jsonl { throw ValidationError("--raw goes with --format jsonl (bundles always carry it)") }
         if excel, format != .csv { throw ValidationError("--excel goes with --format csv") }
         if sign != nil, format != .bundle { throw ValidationError("--sign goes with --format bundle") }
+        if let maxPartSize {
+            guard format == .bundle else { throw ValidationError("--max-part-size goes with --format bundle") }
+            guard let bytes = Self.byteCount(maxPartSize), bytes >= 1 << 20 else {
+                throw ValidationError("--max-part-size \(maxPartSize) is not a size of at least 1M (use 700M, 2G, ...)")
+            }
+        }
         if let createdAt, ISO8601.parse(createdAt) == nil {
             throw ValidationError("--created-at \(createdAt) is not an ISO 8601 time such as 2024-03-01T10:00:00Z")
         }
@@ -92,7 +103,8 @@ struct ExportCommand: AsyncParsableCommand {
         let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1 && !json && path != "-")
         let job = ExportJob(
             format: format, selection: selection, raw: raw, excel: excel, container: bundle,
-            createdAt: createdAt.flatMap(ISO8601.parse), sign: sign, version: QBArchiveVersion.current)
+            createdAt: createdAt.flatMap(ISO8601.parse), sign: sign, version: QBArchiveVersion.current,
+            maxPartSize: maxPartSize.flatMap(Self.byteCount))
         let result: ExportJob.Result
         do {
             result = try await OwnThread.run { try job.run(archive: store, path: path, progress: progress.update) }
@@ -106,6 +118,16 @@ struct ExportCommand: AsyncParsableCommand {
         progress.clear()
         let audited = await job.audit(result, archive: store, path: path)
         report(result, path: path, audited: audited)
+    }
+
+    /// `700M`, `2G`, `1048576`: bytes (K, M, G are powers of 1024).
+    static func byteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        guard let last = text.uppercased().last else { return nil }
+        if let unit = units[last] {
+            return Int(text.dropLast()).flatMap { $0.multipliedReportingOverflow(by: unit).overflow ? nil : $0 * unit }
+        }
+        return Int(text)
     }
 
     private func outputPath() throws -> String {
@@ -126,6 +148,7 @@ struct ExportCommand: AsyncParsableCommand {
             let object = JSONValue.object([
                 "path": .string(path), "format": .string(format.rawValue), "messages": .int(result.messages),
                 "bytes": .int(result.bytes), "sha256": .string(result.sha256), "audited": .bool(audited),
+                "files": .object(result.files.mapValues(JSONValue.string)),
             ])
             print(object.jsonString)
         } else if path != "-" {

@@ -23,7 +23,7 @@ struct ImportCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The bundle file.") var bundle: String
+    @Argument(help: "The bundle file, or every part of a split bundle.") var bundles: [String]
     @Option(help: "The archive to restore into; created when missing.") var archive: String
     @Option(help: "Require a signature by this public key.") var key: String?
     @Flag(help: "Print a JSON summary.") var json = false
@@ -37,13 +37,13 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
         let importer = BundleImport(publicKeyPath: key)
-        let bundle = bundle
+        let bundles = bundles
         let summary: BundleImport.Summary
         do {
             summary = try await OwnThread.run {
-                let identity = try BundleImport.identity(ofBundle: bundle)
+                let identity = try BundleImport.identity(ofBundle: bundles[0])
                 if created, let identity { try store.adoptIdentity(identity) }
-                return try importer.run(bundle: bundle, into: store)
+                return try importer.run(bundles: bundles, into: store)
             }
         } catch let problem as BundleProblem {
             if created { Self.remove(archive) }
@@ -54,11 +54,12 @@ struct ImportCommand: AsyncParsableCommand {
             if case .badKey = error { throw CommandFailure(error.localizedDescription, code: .usage) }
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
-        let digest = (try? BundleVerifier.fileSHA256(bundle)) ?? ""
+        var digests: [String: JSONValue] = [:]
+        for bundle in bundles { digests[bundle] = .string((try? BundleVerifier.fileSHA256(bundle)) ?? "") }
         _ = try? await store.appendAudit(
             action: "import",
             detail: .object([
-                "bundle": .string(bundle), "sha256": .string(digest), "records": .int(summary.records),
+                "bundles": .object(digests), "records": .int(summary.records),
                 "inserted": .int(summary.inserted),
             ]))
         if json {
@@ -68,7 +69,9 @@ struct ImportCommand: AsyncParsableCommand {
                     "inserted": .int(summary.inserted),
                 ]).jsonString)
         } else {
-            print("imported \(bundle) into \(archive): \(summary.records) records, \(summary.inserted) new")
+            print(
+                "imported \(bundles.joined(separator: ", ")) into \(archive): \(summary.records) records, "
+                    + "\(summary.inserted) new")
         }
     }
 

@@ -14,7 +14,8 @@ struct VerifyCommand: AsyncParsableCommand {
             manifest.sig (required with --key); that every file listed is present, in order, with the size, \
             SHA-256 and record count the manifest gives, and no other file; finally that the container's \
             bytes are exactly the canonical encoding of those contents, so one changed byte anywhere — a tar \
-            header, a zip directory, a gzip header — is detected.
+            header, a zip directory, a gzip header — is detected. Given the parts of a split bundle, also \
+            checks that they form one complete set.
 
             Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be read, \
             20 verification failed (the message names the first bad file).
@@ -22,19 +23,29 @@ struct VerifyCommand: AsyncParsableCommand {
             Examples:
               qbarchive verify exports/chat.tar.gz
               qbarchive verify case-42.tar.zst --key keys/compliance.pub --json
+              qbarchive verify case-42.part*.tar.gz
             """
     )
 
-    @Argument(help: "The bundle file.") var bundle: String
+    @Argument(help: "The bundle file, or every part of a split bundle.") var bundles: [String]
     @Option(help: "Require a signature by this public key (a .pub file from qbarchive keygen).") var key: String?
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() async throws {
         let verifier = BundleVerifier(publicKeyPath: key)
-        let path = bundle
+        let paths = bundles
         do {
-            let report = try await OwnThread.run { try verifier.verify(path: path) }
-            print(json ? Self.json(report, problem: nil) : Self.text(report, path: path))
+            let reports = try await OwnThread.run { () throws -> [BundleVerifier.Report] in
+                let reports = try paths.map { try verifier.verify(path: $0) }
+                try BundleVerifier.checkComplete(reports, paths: paths)
+                return reports
+            }
+            for (report, path) in zip(reports, paths) {
+                print(json ? Self.json(report, problem: nil) : Self.text(report, path: path))
+            }
+            if let part = reports.first?.manifest.part, !json {
+                print("all \(part.of) parts of the bundle are present and verified")
+            }
         } catch let problem as BundleProblem {
             if json { print(Self.json(nil, problem: problem)) }
             throw CommandFailure("verification FAILED: \(problem.localizedDescription)", code: ExitCode(20))
@@ -45,7 +56,8 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     private static func text(_ report: BundleVerifier.Report, path: String) -> String {
-        var lines = ["verified \(path) (\(report.format.rawValue), sha256 \(report.sha256))"]
+        let part = report.manifest.part.map { ", part \($0.number) of \($0.of)" } ?? ""
+        var lines = ["verified \(path) (\(report.format.rawValue)\(part), sha256 \(report.sha256))"]
         for file in report.manifest.files {
             let records = file.records.map { ", \($0) records" } ?? ""
             if !file.path.hasPrefix("transcripts/") {

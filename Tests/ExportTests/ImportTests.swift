@@ -62,3 +62,47 @@ extension ArchiveCounts {
         return copy
     }
 }
+
+@Suite("Split bundles: --max-part-size")
+struct SplitBundleTests {
+    @Test func partsVerifyAsASetAndRestoreTheWholeArchive() async throws {
+        let fixture = try await ExportFixture.make()
+        defer { fixture.remove() }
+        let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
+        let whole = try BundleExport(selection: everything, toolVersion: "t").run(
+            archive: fixture.archive, to: fixture.path("whole.tar.gz"))
+        let split = try BundleExport(selection: everything, toolVersion: "t", maxPartSize: 600 * 1024).run(
+            archive: fixture.archive, to: fixture.path("split.tar.gz"))
+        #expect(split.parts.count > 1)
+        #expect(split.parts.map { URL(fileURLWithPath: $0.path).lastPathComponent }.first == "split.part01.tar.gz")
+        // Every file of the whole bundle is in exactly one part, unchanged; README.txt is in each.
+        let inParts = split.parts.flatMap { $0.manifest.files.filter { $0.path != "README.txt" } }
+        #expect(
+            inParts.sorted { $0.path < $1.path } == whole.manifest.files.filter { $0.path != "README.txt" })
+        #expect(split.parts.allSatisfy { $0.manifest.files.contains { $0.path == "README.txt" } })
+        #expect(split.parts.allSatisfy { $0.bytes <= 600 * 1024 || $0.manifest.files.count == 2 })
+
+        let reports = try split.parts.map { try BundleVerifier().verify(path: $0.path) }
+        try BundleVerifier.checkComplete(reports, paths: split.parts.map(\.path))
+        #expect(throws: BundleProblem(file: "part 2", reason: "of \(split.parts.count) is missing")) {
+            try BundleVerifier.checkComplete(
+                reports.enumerated().filter { $0.offset != 1 }.map(\.element), paths: [])
+        }
+
+        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        if let identity = try BundleImport.identity(ofBundle: split.parts[0].path) {
+            try restored.adoptIdentity(identity)
+        }
+        _ = try BundleImport().run(bundles: split.parts.map(\.path).reversed(), into: restored)
+        let again = try BundleExport(selection: everything, toolVersion: "t").run(
+            archive: restored, to: fixture.path("again.tar.gz"))
+        #expect(again.sha256 == whole.sha256)
+    }
+
+    @Test(arguments: [
+        ("case.tar.gz", 2, 3, "case.part02.tar.gz"), ("case", 1, 12, "case.part01"), ("x.tar.gz", 1, 1, "x.tar.gz"),
+    ])
+    func partNames(path: String, number: Int, count: Int, expected: String) {
+        #expect(BundleExport.partPath(path, number: number, of: count, container: .tarGz) == expected)
+    }
+}

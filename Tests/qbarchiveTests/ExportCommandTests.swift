@@ -57,6 +57,25 @@ struct ExportCommandTests {
             #expect(notABundle.status == 20)
             let again = try await CommandRunner.run(["keygen", key])
             #expect(again.status == 13)
+
+            let split = directory.appendingPathComponent("split.tar.gz").path
+            let parts = try await CommandRunner.run([
+                "export", "--archive", archive, "--max-part-size", "1M", "--out", split, "--json",
+            ])
+            #expect(parts.status == 0, "\(parts.stderr)")
+            let files = try #require(try JSONValue(parsing: parts.stdout)["files"]?.objectValue?.keys.sorted())
+            #expect(files.count > 1 && files[0].hasSuffix("split.part01.tar.gz"))
+            let all = try await CommandRunner.run(["verify"] + files)
+            #expect(all.status == 0 && all.stdout.contains("all \(files.count) parts of the bundle are present"))
+            let some = try await CommandRunner.run(["verify"] + files.dropFirst())
+            #expect(some.status == 20 && some.stderr.contains("part 1 of \(files.count) is missing"), "\(some.stderr)")
+            let restored = directory.appendingPathComponent("restored.sqlite").path
+            let imported = try await CommandRunner.run(["import"] + files + ["--archive", restored])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let count = try await CommandRunner.run(["search", "--archive", restored, "--count", "date > 2000"])
+            #expect(count.stdout == "\(total)\n")
+            let tooSmall = try await CommandRunner.run(["export", "--archive", archive, "--max-part-size", "10K"])
+            #expect(tooSmall.status == 2 && tooSmall.stderr.contains("--max-part-size 10K"))
         }
     }
 }

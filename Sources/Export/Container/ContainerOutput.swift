@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// Where libarchive's write callback delivers the container's bytes, with the zip time fix applied.
 ///
 /// libarchive passes every block through one C callback; this object is its context. It counts the
@@ -152,9 +154,7 @@ private let zipLocalHeaderSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 ///
 /// Same encoding and clamping as libarchive's `dos_time`, but from UTC rather than local time.
 func dosDateTimeBytes(_ time: Int) -> [UInt8] {
-    let days = time >= 0 ? time / 86_400 : (time - 86_399) / 86_400
-    let seconds = time - days * 86_400
-    let (year, month, day) = civilDate(daysSince1970: days)
+    let (year, month, day, hour, minute, second) = ISO8601.components(time)
     let value: UInt32
     if year < 1980 {
         value = 0x0021_0000  // 1980-01-01 00:00:00
@@ -162,23 +162,10 @@ func dosDateTimeBytes(_ time: Int) -> [UInt8] {
         value = 0xFF9F_BF7D  // 2107-12-31 23:59:58
     } else {
         let date = UInt32(year - 1980) << 9 | UInt32(month) << 5 | UInt32(day)
-        let clock = UInt32(seconds / 3600) << 11 | UInt32(seconds / 60 % 60) << 5 | UInt32(seconds % 60 / 2)
+        let clock = UInt32(hour) << 11 | UInt32(minute) << 5 | UInt32(second / 2)
         value = date << 16 | clock
     }
     return [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-private func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
-    let z = daysSince1970 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }
 
 /// Text for an error thrown by the caller's output.
