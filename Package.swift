@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "Service", targets: ["Service"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries. Debian's -dev packages come from `make deps`.
@@ -120,6 +123,39 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The moderator service (Hummingbird): JSON API, server-rendered web UI, metrics, audit trail.
+        // Templates and the stylesheet are compiled into the binary, so one file deploys it.
+        .target(
+            name: "Service",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Search",
+                "Export",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Web/Templates/layout.mustache"),
+                .embedInCode("Web/Templates/search.mustache"),
+                .embedInCode("Web/Templates/transcript.mustache"),
+                .embedInCode("Web/Templates/dialogs.mustache"),
+                .embedInCode("Web/Templates/dashboard.mustache"),
+                .embedInCode("Web/Templates/message.mustache"),
+                .embedInCode("Web/Templates/login.mustache"),
+                .embedInCode("Web/Templates/error.mustache"),
+                .embedInCode("Web/Static/app.css"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // A faithful, seeded, fault-injecting QuickBlox REST server (Hummingbird).
         .target(
             name: "QuickBloxEmulator",
@@ -145,6 +181,7 @@ let package = Package(
                 "QueryLanguage",
                 "Search",
                 "Export",
+                "Service",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -230,6 +267,24 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: [
+                "QuickBlox",
+                "ArchiveStore",
+                "Crawler",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                "Service",
+                "Export",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -41,7 +41,7 @@ echo "$SESSION"
 TOKEN=$(printf '%s' "$SESSION" | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
 
 step "GET /chat/Dialog.json — user1's three most recent dialogs (QB-Token header)"
-curl -sS -H "QB-Token: $TOKEN" "$BASE/chat/Dialog.json?limit=3" | head -c 1200; echo
+curl -sS -H "QB-Token: $TOKEN" "$BASE/chat/Dialog.json?limit=3" | sed -n "1,40p" | cut -c1-1200; echo
 
 DIALOG=$(curl -sS -H "QB-Token: $TOKEN" "$BASE/chat/Dialog.json?limit=1&type=2" | sed -n 's/.*"items":\[{"_id":"\([0-9a-f]*\)".*/\1/p')
 step "GET /chat/Message.json — two messages of group dialog $DIALOG, mark_as_read=0 so nothing changes"
@@ -76,7 +76,7 @@ step "qbarchive search — words (accents folded), a sender by login, a month, s
 echo "messages with attachments in public rooms: $("$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --count 'dialog_type:public has:attachment')"
 
 step "A saved moderation review (queries/payment-scams.qbq) with 1 message of context, and a bad query"
-"$QBARCHIVE" queries | head -n 6
+"$QBARCHIVE" queries | sed -n "1,6p"
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 2 --context 1 @payment-scams
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'sendr_id = 5' || echo "(exit code $? — a query error is never an empty result)"
 
@@ -86,7 +86,7 @@ rm -rf "$DEMO_DIR/keys" "$DEMO_DIR"/exports && mkdir -p "$DEMO_DIR/exports"
 "$QBARCHIVE" export --archive "$DEMO_DIR/archive-app.sqlite" --sign "$DEMO_DIR/keys/compliance" \
   --out "$DEMO_DIR/exports/all.tar.gz"
 "$QBARCHIVE" verify "$DEMO_DIR/exports/all.tar.gz" --key "$DEMO_DIR/keys/compliance.pub"
-tar -tzf "$DEMO_DIR/exports/all.tar.gz" | head -n 6
+tar -tzf "$DEMO_DIR/exports/all.tar.gz" | sed -n "1,6p"
 cp "$DEMO_DIR/exports/all.tar.gz" "$DEMO_DIR/exports/tampered.tar.gz"
 printf 'X' | dd of="$DEMO_DIR/exports/tampered.tar.gz" bs=1 seek=2000 conv=notrunc 2>/dev/null
 "$QBARCHIVE" verify "$DEMO_DIR/exports/tampered.tar.gz" || echo "(exit code $? — the damage is found and named)"

@@ -21,7 +21,8 @@ struct QBArchive: AsyncParsableCommand {
         version: QBArchiveVersion.current,
         subcommands: [
             CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, ExportCommand.self,
-            VerifyCommand.self, ImportCommand.self, KeygenCommand.self, EmulatorCommand.self,
+            VerifyCommand.self, ImportCommand.self, KeygenCommand.self, ServeCommand.self, AuditCommand.self,
+            EmulatorCommand.self,
         ]
     )
 

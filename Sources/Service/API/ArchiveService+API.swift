@@ -1,0 +1,150 @@
+import ArchiveStore
+import Foundation
+import Hummingbird
+import QueryLanguage
+import QuickBlox
+import Search
+
+extension ArchiveService {
+    /// `/healthz` and `/metrics`.
+    func registerOperations(on router: Router<ServiceContext>) {
+        let archive = archive
+        let metrics = metrics
+        router.get("/healthz") { _, _ -> Response in
+            do {
+                _ = try await archive.identity()
+                return JSONResponse.make(["status": "ok"])
+            } catch {
+                return JSONResponse.make(["status": "unavailable"], status: .serviceUnavailable)
+            }
+        }
+        router.get("/metrics") { _, _ -> Response in
+            let bytes = await metrics.render(archive: archive, now: Archive.now())
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: .init(bytes: bytes)))
+        }
+    }
+
+    /// The JSON API over the archive: search, dialogs, transcripts, messages, saved queries.
+    func registerAPI(on router: Router<ServiceContext>) {
+        let service = self
+        let api = router.group("api")
+        api.get("search") { request, context -> Response in
+            try await service.searchJSON(request, context: context)
+        }
+        api.get("dialogs") { request, context -> Response in
+            let parameters = RequestParameters(request)
+            let limit = try parameters.int("limit", default: 100, in: 1...1000)
+            let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
+            let dialogs = try await service.archive.dialogSummaries(limit: limit, offset: offset)
+            let total = try await service.archive.dialogCount()
+            return JSONResponse.make([
+                "dialogs": .array(dialogs.map(\.json)), "total": .int(total), "limit": .int(limit),
+                "offset": .int(offset),
+            ])
+        }
+        api.get("dialogs/:id/messages") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let page = try await service.transcriptPage(dialogID: id, request: request)
+            try await service.audit.record(
+                "view", by: context, via: "api", ["dialog": .string(id), "offset": .int(page.offset)])
+            var out: [UInt8] = []
+            var object = JSONObjectWriter(into: &out)
+            object.value("dialog", page.dialog.json, into: &out)
+            object.int("limit", page.limit, into: &out)
+            object.json("messages", JSONResponse.records(page.messages), into: &out)
+            object.int("offset", page.offset, into: &out)
+            object.int("total", page.dialog.messages, into: &out)
+            object.finish(into: &out)
+            return JSONResponse.make(out)
+        }
+        api.get("messages/:id") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            guard let hit = try await service.archive.messageHit(id: id) else {
+                throw ServiceError.notFound("no archived message has id \(id)")
+            }
+            let revisions = try await service.archive.messageHistory(id: id)?.revisions ?? []
+            try await service.audit.record("view", by: context, via: "api", ["message": .string(id)])
+            var out: [UInt8] = []
+            var object = JSONObjectWriter(into: &out)
+            object.json("message", JSONResponse.record(hit), into: &out)
+            object.value("revisions", .array(try revisions.map { try $0.json }), into: &out)
+            object.finish(into: &out)
+            return JSONResponse.make(out)
+        }
+        api.get("queries") { _, _ -> Response in
+            let saved: [SavedQuery]
+            do {
+                saved = try SavedQuery.all(in: service.configuration.queriesDirectory)
+            } catch {
+                throw ServiceError(.internalServerError, code: "saved_queries", message: error.localizedDescription)
+            }
+            return JSONResponse.make([
+                "queries": .array(
+                    saved.map { query in
+                        [
+                            "name": .string(query.name), "title": query.title.map(JSONValue.string) ?? .null,
+                            "purpose": query.purpose.map(JSONValue.string) ?? .null,
+                            "owner": query.owner.map(JSONValue.string) ?? .null, "query": .string(query.query),
+                        ]
+                    })
+            ])
+        }
+    }
+
+    private func searchJSON(_ request: Request, context: ServiceContext) async throws -> Response {
+        let parameters = RequestParameters(request)
+        guard let text = parameters.string("q"), !text.allSatisfy(\.isWhitespace) else {
+            throw ServiceError.badRequest("q is required: a query such as refund, from:alice or date in 2024-03")
+        }
+        let limit = try parameters.int("limit", default: 50, in: 1...500)
+        let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
+        let sortText = parameters.string("sort") ?? SearchOptions.Sort.newest.rawValue
+        guard let sort = SearchOptions.Sort(rawValue: sortText) else {
+            throw ServiceError.badRequest("sort must be -date, date or rank (got \(sortText))")
+        }
+        let (query, source) = try parse(text)
+        let options = SearchOptions(limit: limit, offset: offset, sort: sort)
+        let (hits, total) = try await answering(source) {
+            (try await archive.search(query, options: options), try await archive.count(query))
+        }
+        try await audit.record("search", by: context, via: "api", ["q": .string(text), "results": .int(total)])
+        var out: [UInt8] = []
+        var object = JSONObjectWriter(into: &out)
+        object.int("count", total, into: &out)
+        object.json("hits", JSONResponse.records(hits), into: &out)
+        object.int("limit", limit, into: &out)
+        object.int("offset", offset, into: &out)
+        object.string("query", text, into: &out)
+        object.string("sort", sort.rawValue, into: &out)
+        object.finish(into: &out)
+        return JSONResponse.make(out)
+    }
+
+    /// A page of a dialog's transcript: `offset`/`limit`, or the page centred on `around=MESSAGE_ID`.
+    struct TranscriptPage {
+        var dialog: DialogSummary
+        var messages: [SearchHit]
+        var offset: Int
+        var limit: Int
+        var around: String?
+    }
+
+    func transcriptPage(dialogID: String, request: Request) async throws -> TranscriptPage {
+        let parameters = RequestParameters(request)
+        guard let dialog = try await archive.dialogSummary(id: dialogID) else {
+            throw ServiceError.notFound("no archived dialog has id \(dialogID)")
+        }
+        let limit = try parameters.int("limit", default: 50, in: 1...500)
+        var offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
+        let around = parameters.string("around")
+        if let around {
+            guard let position = try await archive.transcriptPosition(of: around), position.dialogID == dialogID
+            else { throw ServiceError.notFound("dialog \(dialogID) has no archived message \(around)") }
+            offset = max(0, position.index - limit / 2)
+        }
+        let messages = try await archive.dialogMessages(dialogID: dialogID, limit: limit, offset: offset)
+        return TranscriptPage(dialog: dialog, messages: messages, offset: offset, limit: limit, around: around)
+    }
+}

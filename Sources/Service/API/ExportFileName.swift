@@ -1,0 +1,18 @@
+import Export
+import Foundation
+import QuickBlox
+
+/// Names of service-made bundles: `export-20240301T101500Z-1a2b3c4d.tar.gz`, and the check that a
+/// requested name is one (no path separators, no leading dot), so a download cannot leave the directory.
+enum ExportFileName {
+    static func make(at time: Int, container: ContainerFormat) -> String {
+        let stamp = ISO8601.format(time).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let suffix = UUID().uuidString.lowercased().prefix(8)
+        return "export-\(stamp)-\(suffix).\(container.fileExtension)"
+    }
+
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.first, first != ".", name.count <= 200 else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }
+    }
+}

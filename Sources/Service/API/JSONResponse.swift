@@ -1,0 +1,69 @@
+import ArchiveStore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuickBlox
+import Search
+
+/// JSON bodies for the API: canonical (sorted keys) and built from bytes, so message records use the
+/// same encoder as `qbarchive search --format jsonl` and exports.
+enum JSONResponse {
+    static func make(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        var bytes = bytes
+        bytes.append(0x0A)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        make(value.serialized(), status: status)
+    }
+
+    /// One message record.
+    static func record(_ hit: SearchHit) -> String {
+        var out: [UInt8] = []
+        MessageRecord.writeJSON(hit, raw: false, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON array of message records (the documented export fields).
+    static func records(_ hits: [SearchHit]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, hit) in hits.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            MessageRecord.writeJSON(hit, raw: false, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension DialogSummary {
+    /// The dialog as the API lists it.
+    var json: JSONValue {
+        [
+            "id": .string(id), "type": .int(type), "name": name.map(JSONValue.string) ?? .null,
+            "title": .string(title),
+            "occupants": .array(occupants.map { ["id": .int($0.id), "label": .string($0.label)] }),
+            "messages": .int(messages), "last_message_at": lastMessageAt.map { .string(ISO8601.format($0)) } ?? .null,
+            "deleted_at": deletedAt.map { .string(ISO8601.format($0)) } ?? .null,
+        ]
+    }
+}
+
+extension MessageRevision {
+    /// An earlier version of a message, as the API shows it.
+    var json: JSONValue {
+        get throws {
+            [
+                "revision": .int(revision), "text": text.map(JSONValue.string) ?? .null,
+                "attachments": try JSONValue(parsing: attachmentsJSON), "custom": try JSONValue(parsing: customJSON),
+                "updated_at": updatedAt.map { .string(ISO8601.format($0)) } ?? .null,
+                "observed_at": .string(ISO8601.format(observedAt)),
+                "superseded_at": .string(ISO8601.format(supersededAt)),
+            ]
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArchiveStore
+import Foundation
+import Hummingbird
+import Logging
+import QueryLanguage
+import QuickBlox
+import Search
+import ServiceLifecycle
+
+/// `qbarchive serve`: the moderator web UI, the JSON API, health and metrics over one archive.
+///
+/// Data is read through read-only connections (WAL), so the service never blocks a running crawl and
+/// cannot change what was archived; its one write is the audit trail. Build the application with
+/// ``buildApplication(logger:onServerRunning:)`` (tests run it in-process on port 0) and run it with
+/// `runService()`, which stops gracefully on SIGTERM and SIGINT.
+public struct ArchiveService: Sendable {
+    public let configuration: ServiceConfiguration
+    let archive: Archive
+    let audit: AuditTrail
+    let metrics = ServiceMetrics()
+    let sessions: SessionStore
+    let pages: PageRenderer
+
+    /// Opens the archive and checks the configuration.
+    ///
+    /// - Throws: ``ServiceSetupError`` for an unsafe or invalid configuration, `ArchiveError` when the
+    ///   archive is missing or not one.
+    public init(configuration: ServiceConfiguration) async throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let writer = try Archive.open(at: configuration.archivePath)
+        archive = try Archive.openReadOnly(at: configuration.archivePath)
+        audit = AuditTrail(archive: writer)
+        sessions = SessionStore(lifetime: configuration.sessionLifetime)
+        pages = try PageRenderer(version: configuration.toolVersion, loginRequired: configuration.token != nil)
+        do {
+            _ = try await writer.appendAudit(
+                action: "serve",
+                detail: [
+                    "host": .string(configuration.host), "port": .int(configuration.port),
+                    "token": .bool(configuration.token != nil),
+                ])
+        } catch {
+            throw ServiceSetupError.auditUnavailable(
+                path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        }
+    }
+
+    public func buildApplication(
+        logger: Logger = Logger(label: "qbarchive.serve"),
+        onServerRunning: @escaping @Sendable (String, Int) async -> Void = { _, _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router(context: ServiceContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: AuthMiddleware(check: configuration.token.map(TokenCheck.init), sessions: sessions))
+        registerOperations(on: router)
+        registerAPI(on: router)
+        registerExports(on: router)
+        registerWeb(on: router)
+        registerLogin(on: router)
+        let configuration = configuration
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                await onServerRunning(configuration.host, channel.localAddress?.port ?? configuration.port)
+            },
+            logger: logger)
+    }
+
+    /// Parses a query from a request, resolving `@name` to a saved query.
+    ///
+    /// - Returns: the query and the text it was parsed from (positions in errors refer to that text).
+    func parse(_ text: String) throws -> (query: Query, text: String) {
+        var source = text
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("@") {
+            do {
+                source = try SavedQuery.named(String(trimmed.dropFirst()), in: configuration.queriesDirectory).query
+            } catch {
+                throw ServiceError(.badRequest, code: "unknown_saved_query", message: error.localizedDescription)
+            }
+        }
+        do {
+            return (try QueryParser(now: Archive.now()).parse(source), source)
+        } catch {
+            throw ServiceError.invalidQuery(error, query: source)
+        }
+    }
+
+    /// Runs archive work for a query, turning a late ``QueryError`` (an unknown login) into a 400.
+    func answering<T>(_ text: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as QueryError {
+            throw ServiceError.invalidQuery(error, query: text)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Lets a request through when it carries the token (`Authorization: Bearer`) or a login session
+/// cookie; without a configured token (loopback only) everyone is `local`.
+///
+/// Refused API calls get 401 with `WWW-Authenticate: Bearer`; refused pages redirect to the login form.
+/// `/healthz`, the login form and the stylesheet are public: a load balancer probes health without a
+/// secret, and the login page needs its style.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = ServiceContext
+    static let cookieName = "qbarchive_session"
+    static let userHeader = HTTPField.Name("X-QBArchive-User")!
+
+    let check: TokenCheck?
+    let sessions: SessionStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var context = context
+        let path = request.uri.path
+        if Self.isPublic(path) { return try await next(request, context) }
+        guard let check else {
+            context.actor = "local"
+            return try await next(request, context)
+        }
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            check.accepts(header.dropFirst("Bearer ".count))
+        {
+            context.actor = request.headers[Self.userHeader].map { "api:" + String($0.prefix(64)) } ?? "api"
+            return try await next(request, context)
+        }
+        if let cookie = request.cookies[Self.cookieName],
+            let name = await sessions.name(of: cookie.value, now: Int(Date().timeIntervalSince1970))
+        {
+            context.actor = name
+            return try await next(request, context)
+        }
+        if path.hasPrefix("/api/") || path == "/metrics" {
+            throw ServiceError.unauthorized
+        }
+        let target = request.uri.description
+        return Response.redirect(to: "/login?next=" + URLText.encode(target))
+    }
+
+    static func isPublic(_ path: String) -> Bool {
+        path == "/healthz" || path == "/login" || path.hasPrefix("/static/")
+    }
+}

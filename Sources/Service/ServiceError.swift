@@ -1,0 +1,64 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QueryLanguage
+import QuickBlox
+
+/// An API error: an HTTP status and a JSON body `{"error": {"code", "message", ...}}` a client can act on.
+///
+/// Query errors carry the position, length and hint, and the caret rendering the CLI prints, so a
+/// moderator sees the same message in every interface, and never an empty result.
+public struct ServiceError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// A stable machine-readable code (`invalid_query`, `not_found`, ...).
+    public var code: String
+    public var message: String
+    public var details: [String: JSONValue]
+    public var headers: HTTPFields
+
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, details: [String: JSONValue] = [:],
+        headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var error = details
+        error["code"] = .string(code)
+        error["message"] = .string(message)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        var bytes = JSONValue.object(["error": .object(error)]).serialized()
+        bytes.append(0x0A)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static let unauthorized = ServiceError(
+        .unauthorized, code: "unauthorized",
+        message: "send the service token as 'Authorization: Bearer TOKEN' (qbarchive serve --token)",
+        headers: [.wwwAuthenticate: "Bearer realm=\"qbarchive\""])
+
+    static func notFound(_ what: String) -> ServiceError {
+        ServiceError(.notFound, code: "not_found", message: what)
+    }
+
+    static func badRequest(_ message: String) -> ServiceError {
+        ServiceError(.badRequest, code: "bad_request", message: message)
+    }
+
+    /// A query that does not parse: 400 with where and why.
+    static func invalidQuery(_ error: QueryError, query: String) -> ServiceError {
+        var details: [String: JSONValue] = [
+            "position": .int(error.position), "length": .int(error.length), "query": .string(query),
+            "rendered": .string(error.rendered(query: query)),
+        ]
+        if let hint = error.hint { details["hint"] = .string(hint) }
+        return ServiceError(.badRequest, code: "invalid_query", message: error.message, details: details)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import QueryLanguage
+import Search
+
+/// What the search page shows: the form, help, saved queries, and either an error or the results.
+struct SearchPageView {
+    struct Option {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    struct Example {
+        var query: String
+        var meaning: String
+        var href: String
+    }
+
+    struct Saved {
+        var name: String
+        var title: String
+        var purpose: String?
+        var href: String
+    }
+
+    /// A query error: the query with the bad part marked, the message and the hint.
+    struct Failure {
+        var message: String
+        var hint: String?
+        var before: String
+        var bad: String
+        var after: String
+        var rendered: String
+    }
+
+    struct Results {
+        var count: Int
+        var from: Int
+        var to: Int
+        var hits: [MessageView]
+        var empty: Bool
+        var previous: String?
+        var next: String?
+    }
+
+    var q: String
+    var sorts: [Option]
+    var examples: [Example]
+    var saved: [Saved]
+    var failure: Failure?
+    var results: Results?
+    /// The syntax help starts open on an empty search page.
+    var helpOpen = false
+
+    static let exampleQueries: [(String, String)] = [
+        ("refund", "the word refund (also Refund, refunds is refund*)"),
+        ("\"gift card\"", "a phrase"),
+        ("message ctn \"bit.ly\"", "a substring anywhere, like QuickBlox's ctn"),
+        ("from:alice date in 2024-03", "what alice sent in March 2024 (UTC)"),
+        ("has:attachment dialog_type:public", "attachments in public rooms"),
+        ("(password or pin) -test", "either word, without test"),
+        ("sender_id[in]=34,45&message[ctn]=refund", "a filter copied from a QuickBlox request"),
+        ("edited or deleted", "messages changed or removed on the server"),
+    ]
+
+    static func href(query: String, offset: Int = 0, sort: String? = nil) -> String {
+        var href = "/search?q=" + URLText.encode(query)
+        if offset > 0 { href += "&offset=\(offset)" }
+        if let sort, sort != "-date" { href += "&sort=" + URLText.encode(sort) }
+        return href
+    }
+
+    static func failure(_ error: QueryError, query: String) -> Failure {
+        let characters = Array(query)
+        let start = min(max(error.position, 0), characters.count)
+        let end = min(start + max(error.length, 0), characters.count)
+        return Failure(
+            message: error.message, hint: error.hint, before: String(characters[..<start]),
+            bad: start == end ? " " : String(characters[start..<end]), after: String(characters[end...]),
+            rendered: error.rendered(query: query))
+    }
+}
