@@ -274,6 +274,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "QuickBlox",
+                "QueryLanguage",
                 "ArchiveStore",
                 "Crawler",
                 "QuickBloxClient",
@@ -306,6 +307,7 @@ let package = Package(
                 "QuickBloxEmulator",
                 "ArchiveStore",
                 "Crawler",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -93,7 +93,7 @@ extension ArchiveService {
     func exportFiles() throws -> [ExportFile] {
         let directory = configuration.exportsDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter(ExportFileName.isValid).compactMap { name in
+        return names.filter { ExportFileName.isValid($0) && ExportFileName.isBundle($0) }.compactMap { name in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: exportPath(name)),
                 let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
             else { return nil }

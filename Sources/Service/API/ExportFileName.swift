@@ -11,6 +11,11 @@ enum ExportFileName {
         return "export-\(stamp)-\(suffix).\(container.fileExtension)"
     }
 
+    /// Whether `name` is a bundle (not its `.sha256` checksum file or a stray file).
+    static func isBundle(_ name: String) -> Bool {
+        ContainerFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
+    }
+
     static func isValid(_ name: String) -> Bool {
         guard let first = name.first, first != ".", name.count <= 200 else { return false }
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }

@@ -1,15 +1,18 @@
 import Hummingbird
 
 /// Reads and checks query-string parameters, naming the parameter and the accepted range when wrong.
+///
+/// Decoded here as `application/x-www-form-urlencoded` (`+` is a space), which is what browsers send
+/// when the search form is submitted; Hummingbird's `queryParameters` keeps `+` as is.
 struct RequestParameters {
-    let parameters: Parameters
+    let fields: [String: String]
 
     init(_ request: Request) {
-        parameters = request.uri.queryParameters
+        fields = FormEncoding.fields(request.uri.query ?? "")
     }
 
     func string(_ name: String) -> String? {
-        parameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        fields[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {

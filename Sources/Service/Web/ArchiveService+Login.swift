@@ -23,7 +23,7 @@ extension ArchiveService {
         router.post("/login") { request, context -> Response in
             guard let token = service.configuration.token else { return Response.redirect(to: "/search") }
             let body = try await request.body.collect(upTo: context.maxUploadSize)
-            let form = Self.formFields(String(buffer: body))
+            let form = FormEncoding.fields(String(buffer: body))
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let next = Self.safeNext(form["next"])
             guard !name.isEmpty, name.count <= 64, TokenCheck(token: token).accepts(form["token"] ?? "") else {
@@ -58,18 +58,5 @@ extension ArchiveService {
     static func safeNext(_ next: String?) -> String {
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return "/search" }
         return next
-    }
-
-    /// Fields of an `application/x-www-form-urlencoded` body.
-    static func formFields(_ body: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            fields[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return fields
     }
 }

@@ -1,0 +1,81 @@
+import ArchiveStore
+import Crypto
+import Export
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import QuickBlox
+import Service
+import Testing
+
+@Suite("POST /api/exports makes verifiable bundles", .serialized)
+struct ExportAPITests {
+    @Test(arguments: ["tar.gz", "zip"])
+    func anExportIsMadeListedDownloadedAndVerified(container: String) async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let count = try await client.execute(uri: "/api/search?q=refund", method: .get).json["count"]
+            let made = try await client.execute(
+                uri: "/api/exports", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"where": "refund", "container": "\#(container)"}"#))
+            #expect(made.status == .created)
+            let json = try made.json
+            #expect(json["messages"] == count)
+            #expect(json["manifest"]?["counts"]?["messages"] == count)
+            #expect(json["manifest"]?["selection"]?["where"] == .string("refund"))
+            let name = try #require(json["name"]?.stringValue)
+            #expect(name.hasSuffix("." + container))
+
+            let listed = try await client.execute(uri: "/api/exports", method: .get).json
+            #expect(listed["exports"]?.arrayValue?.first?["name"] == .string(name))
+
+            let download = try await client.execute(uri: "/api/exports/\(name)", method: .get)
+            #expect(download.status == .ok)
+            let bytes = Array(buffer: download.body)
+            let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            #expect(.string(digest) == json["sha256"])
+            let copy = fixture.path("downloaded." + container)
+            try Data(bytes).write(to: URL(fileURLWithPath: copy))
+            let report = try BundleVerifier().verify(path: copy)
+            #expect(report.manifest.files.contains { $0.path == "messages.jsonl" })
+        }
+        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        #expect(entries.map(\.action).suffix(2) == ["export", "download"])
+    }
+
+    @Test(arguments: [
+        (#"{"where": "sendr_id = 1"}"#, "invalid_query"),
+        (#"{"since": "last tuesday"}"#, "bad_request"),
+        (#"{"container": "rar"}"#, "bad_request"),
+        (#"{"wher": "refund"}"#, "bad_request"),
+        (#"["refund"]"#, "bad_request"),
+        ("{", "bad_request"),
+    ])
+    func badExportRequestsSayWhat(body: String, code: String) async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let response = try await client.execute(uri: "/api/exports", method: .post, body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest)
+            #expect(try response.json["error"]?["code"] == .string(code))
+            let listed = try await client.execute(uri: "/api/exports", method: .get).json
+            #expect(listed["exports"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
+    @Test func downloadsCannotLeaveTheExportsDirectory() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try "TOP-SECRET-CONTENT".write(toFile: fixture.path("secret.txt"), atomically: true, encoding: .utf8)
+        try await fixture.serve { client in
+            for uri in ["/api/exports/..%2Fsecret.txt", "/api/exports/.hidden", "/api/exports/%2E%2E%2Farchive.sqlite"]
+            {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .notFound, "\(uri)")
+                #expect(!response.text.contains("TOP-SECRET-CONTENT"))
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ArchiveStore
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import QuickBlox
+import Service
+import Testing
+
+@Suite("Moderator web UI over real HTTP", .serialized)
+struct WebUITests {
+    @Test func hostileTextIsRenderedInertEverywhere() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let pages = [
+                "/search?q=refund+from:mallory",
+                "/search?q=" + "<script>x</script>".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+                "/dialogs", "/dialogs/\(ServiceFixture.hostileDialogID)?around=\(ServiceFixture.hostileMessageID)",
+                "/messages/\(ServiceFixture.hostileMessageID)",
+            ]
+            for uri in pages {
+                let response = try await client.execute(uri: uri, method: .get)
+                let html = response.text
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true, "\(uri)")
+                // No tag made of archived or typed text survives: the only <script>, <img> or
+                // on*= attribute would be the hostile one.
+                #expect(!html.contains("<script"), "\(uri)")
+                #expect(!html.contains("<img"), "\(uri)")
+                #expect(!html.contains("onerror=alert(1)>"), "\(uri)")
+                #expect(!html.contains("<b onmouseover"), "\(uri)")
+            }
+            let transcript = try await client.execute(
+                uri: "/dialogs/\(ServiceFixture.hostileDialogID)?around=\(ServiceFixture.hostileMessageID)",
+                method: .get
+            ).text
+            #expect(transcript.contains("&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt; refund &amp; &lt;img"))
+            #expect(transcript.contains("&lt;b onmouseover=alert(&#39;room&#39;)&gt;Room&lt;/b&gt;"))
+            #expect(transcript.contains("&lt;script&gt;alert(&#39;user&#39;)&lt;/script&gt;"))
+            #expect(transcript.contains("&lt;i&gt;pic&lt;/i&gt;"))
+        }
+    }
+
+    @Test func searchPageHighlightsAndLinksToTheTranscript() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let empty = try await client.execute(uri: "/search", method: .get).text
+            #expect(empty.contains("<details class=\"help\" open>"))
+            #expect(empty.contains("href=\"/search?q=%40refunds\""))  // saved query one click away
+            #expect(!empty.contains("id=\"results\""))
+
+            let html = try await client.execute(uri: "/search?q=wire", method: .get).text
+            #expect(html.contains("<strong id=\"result-count\">"))
+            #expect(html.contains("<mark>"))
+            let transcriptHref = try #require(Self.firstHref(in: html, containing: "/dialogs/"))
+            let transcript = try await client.execute(
+                uri: transcriptHref.replacingOccurrences(of: "&amp;", with: "&"), method: .get)
+            #expect(transcript.status == .ok)
+            #expect(transcript.text.contains("class=\"message target"))
+        }
+    }
+
+    @Test func aBadQueryShowsWhereNotAnEmptyResult() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let response = try await client.execute(uri: "/search?q=refund+sendr_id%3D5", method: .get)
+            #expect(response.status == .badRequest)
+            let html = response.text
+            #expect(html.contains("id=\"query-error\""))
+            #expect(html.contains("<code class=\"query\">refund <mark class=\"bad\">sendr_id</mark>=5</code>"))
+            #expect(html.contains("did you mean `sender_id`?"))
+            #expect(!html.contains("No archived message matches"))
+            #expect(!html.contains("id=\"results\""))
+        }
+    }
+
+    @Test func transcriptShowsEditsDeletionsAttachmentsAndPermalinks() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        let archive = try Archive.open(at: fixture.archivePath)
+        _ = try await archive.tombstoneMessages(ids: [ServiceFixture.hostileMessageID])
+        try await fixture.serve { client in
+            let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text
+            #expect(html.contains("edited 1×"))
+            #expect(html.contains("deleted on the server"))
+            #expect(html.contains("📎 image"))
+            #expect(
+                html.contains(
+                    "href=\"/dialogs/\(ServiceFixture.hostileDialogID)?around=\(ServiceFixture.hostileMessageID)#m-\(ServiceFixture.hostileMessageID)\""
+                ))
+            let history = try await client.execute(uri: "/messages/\(ServiceFixture.hostileMessageID)", method: .get)
+                .text
+            #expect(history.contains("version 1"))
+            #expect(history.contains("first version: wire me money"))
+            let missing = try await client.execute(uri: "/dialogs/nope", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("no archived dialog has id nope"))
+            let dashboard = try await client.execute(uri: "/dashboard", method: .get)
+            #expect(dashboard.status == .ok && dashboard.text.contains("Recent crawl runs"))
+            let css = try await client.execute(uri: "/static/app.css", method: .get)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8" && css.text.contains("mark"))
+        }
+    }
+
+    static func firstHref(in html: String, containing part: String) -> String? {
+        var rest = Substring(html)
+        while let range = rest.range(of: "href=\"") {
+            rest = rest[range.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { return nil }
+            let href = String(rest[..<end])
+            if href.contains(part) { return href }
+        }
+        return nil
+    }
+}
