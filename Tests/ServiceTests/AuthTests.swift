@@ -55,21 +55,21 @@ struct AuthTests {
             let page = try await client.execute(uri: "/search?q=refund", method: .get)
             #expect(page.status == .seeOther || page.status == .found || page.status == .temporaryRedirect)
             #expect(page.headers[.location] == "/login?next=%2Fsearch%3Fq%3Drefund")
-            let form = try await client.execute(uri: "/login?next=%2Fsearch%3Fq%3Drefund", method: .get)
-            #expect(form.status == .ok && form.text.contains("name=\"token\""))
+            let loginPage = try await client.execute(uri: "/login?next=%2Fsearch%3Fq%3Drefund", method: .get)
+            #expect(loginPage.status == .ok && loginPage.text.contains("name=\"token\""))
             #expect(try await client.execute(uri: "/static/app.css", method: .get).status == .ok)
 
-            let form_ = [HTTPField.Name.contentType: "application/x-www-form-urlencoded"]
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             let bad = try await client.execute(
                 uri: "/login", method: .post,
-                headers: HTTPFields(form_.map { HTTPField(name: $0.key, value: $0.value) }),
+                headers: form,
                 body: .init(string: "name=alice&token=nope&next=%2Fsearch"))
             #expect(bad.status == .unauthorized)
             #expect(bad.headers[.setCookie] == nil)
 
             let good = try await client.execute(
                 uri: "/login", method: .post,
-                headers: HTTPFields(form_.map { HTTPField(name: $0.key, value: $0.value) }),
+                headers: form,
                 body: .init(string: "name=Alice+Moderator&token=\(Self.token)&next=%2Fsearch%3Fq%3Drefund"))
             #expect(good.headers[.location] == "/search?q=refund")
             let cookie = try #require(good.headers[.setCookie])
@@ -80,7 +80,7 @@ struct AuthTests {
 
             let offsite = try await client.execute(
                 uri: "/login", method: .post,
-                headers: HTTPFields(form_.map { HTTPField(name: $0.key, value: $0.value) }),
+                headers: form,
                 body: .init(string: "name=a&token=\(Self.token)&next=%2F%2Fevil.example"))
             #expect(offsite.headers[.location] == "/search")
 
