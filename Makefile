@@ -4,13 +4,15 @@ SWIFT        ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip
 DEMO_DIR     ?= demo
 
-.PHONY: help deps build release test lint format demo bench clean
+.PHONY: help deps build release test lint format demo bench browser-test serve-demo clean
 
 help:
 	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
 	@echo "make test    install what is missing, lint, build and run every test"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator, crawl, search)"
+	@echo "make browser-test  headless Chromium loads the web UI, searches, opens a transcript (CI runs it)"
+	@echo "make serve-demo    the web UI over the demo archive (after make demo)"
 	@echo "make format  rewrite sources with swift format"
 
 # Installs the Debian packages the build and tests need, only when one is missing; quiet otherwise.
@@ -48,6 +50,17 @@ demo: release
 bench: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3 time sqlite3"
 	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench.sh
+
+# Headless Chromium against the real service; installs Debian's chromium when missing.
+browser-test: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="chromium fonts-dejavu-core"
+	$(SWIFT) build --product qbarchive
+	QBARCHIVE=$$($(SWIFT) build --show-bin-path)/qbarchive scripts/browser-test.sh
+
+# The moderator UI over the archive `make demo` made, on http://127.0.0.1:8080/.
+serve-demo: release
+	$$($(SWIFT) build -c release --show-bin-path)/qbarchive serve --archive $(DEMO_DIR)/archive-app.sqlite \
+	  --exports $(DEMO_DIR)/exports
 
 clean:
 	rm -rf .build $(DEMO_DIR)
