@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -120,6 +121,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Analytics: `qbarchive stats` figures (aggregated in SQL by ArchiveStore), JSON, tables and SVG charts.
+        .target(
+            name: "Analytics",
+            dependencies: ["QuickBlox", "QueryLanguage", "ArchiveStore"],
+            swiftSettings: swiftSettings
+        ),
+
         // A faithful, seeded, fault-injecting QuickBlox REST server (Hummingbird).
         .target(
             name: "QuickBloxEmulator",
@@ -145,6 +153,7 @@ let package = Package(
                 "QueryLanguage",
                 "Search",
                 "Export",
+                "Analytics",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -240,6 +249,22 @@ let package = Package(
                 "QueryLanguage",
                 "ArchiveStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Analytics",
+                "Crawler",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
