@@ -93,7 +93,7 @@ extension StatsReport {
         for (rank, sender) in topSenders.enumerated() {
             let login = sender.login.map { "@" + Self.clean($0, width: 18) } ?? ""
             lines.append(
-                "  " + Self.right("\(rank + 1).", 3) + " " + Self.pad(Self.clean(sender.label, width: 28), 29)
+                "  " + Self.right("\(rank + 1).", 4) + " " + Self.pad(Self.clean(sender.label, width: 28), 29)
                     + Self.pad(login, 20) + Self.right("#\(sender.id)", 10)
                     + Self.right(Self.number(sender.messages), 11)
                     + "  " + Self.share(sender.messages, of: totals.messages))
@@ -102,7 +102,7 @@ extension StatsReport {
         if topDialogs.isEmpty { lines.append("  none") }
         for (rank, dialog) in topDialogs.enumerated() {
             lines.append(
-                "  " + Self.right("\(rank + 1).", 3) + " " + Self.pad(Self.clean(dialog.label, width: 36), 37)
+                "  " + Self.right("\(rank + 1).", 4) + " " + Self.pad(Self.clean(dialog.label, width: 36), 37)
                     + Self.pad(dialog.type, 8) + Self.pad(dialog.id, 25) + Self.right(Self.number(dialog.messages), 9)
                     + "  " + Self.share(dialog.messages, of: totals.messages))
         }
