@@ -16,12 +16,12 @@ struct StatsCommand: AsyncParsableCommand {
             weeks are ISO weeks starting on Monday. Deleted messages (tombstones) count in every figure and are \
             also shown apart. docs/stats.md defines every figure.
 
-              qbarchive stats --archive chat.sqlite                      a table for a terminal
-              qbarchive stats --archive chat.sqlite --by month          volume per month
-              qbarchive stats --archive chat.sqlite --where 'date in 2024-03 dialog_type:private'
+              qbarchive stats --archive chat.sqlite              a table for a terminal
+              qbarchive stats --archive chat.sqlite --by month   volume per month
+              qbarchive stats --archive chat.sqlite --where 'date in 2024-03'
               qbarchive stats --archive chat.sqlite --where @payment-scams --top 20
               qbarchive stats --archive chat.sqlite --json | jq .first_reply
-              qbarchive stats --archive chat.sqlite --svg charts/        volume.svg, hour-of-week.svg, ...
+              qbarchive stats --archive chat.sqlite --svg charts/  writes charts/*.svg
 
             --where takes the query language of `qbarchive search` (or @NAME for queries/NAME.qbq) and restricts \
             every figure to the matching messages. Coverage compares each dialog's message count on the server, \
