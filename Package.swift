@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Export", targets: ["Export"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
         .library(name: "Service", targets: ["Service"]),
     ],
     dependencies: [
@@ -123,6 +124,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Analytics: `qbarchive stats` figures (aggregated in SQL by ArchiveStore), JSON, tables and SVG charts.
+        .target(
+            name: "Analytics",
+            dependencies: ["QuickBlox", "QueryLanguage", "ArchiveStore"],
+            swiftSettings: swiftSettings
+        ),
+
         // The moderator service (Hummingbird): JSON API, server-rendered web UI, metrics, audit trail.
         // Templates and the stylesheet are compiled into the binary, so one file deploys it.
         .target(
@@ -133,6 +141,7 @@ let package = Package(
                 "ArchiveStore",
                 "Search",
                 "Export",
+                "Analytics",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -181,6 +190,7 @@ let package = Package(
                 "QueryLanguage",
                 "Search",
                 "Export",
+                "Analytics",
                 "Service",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -296,6 +306,22 @@ let package = Package(
                 "QueryLanguage",
                 "ArchiveStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                "ArchiveStore",
+                "Analytics",
+                "Crawler",
+                "QuickBloxClient",
+                "QuickBloxEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

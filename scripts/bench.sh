@@ -136,6 +136,15 @@ peer_fts=$(timed sqlite3 "$ARCHIVE" "$fts_sql")
 peer_like=$(timed sqlite3 "$ARCHIVE" "SELECT COUNT(*) FROM messages WHERE text LIKE '%bit.ly%'")
 ours_ctn=$(timed "$QBARCHIVE" search --archive "$ARCHIVE" --count 'message ctn "bit.ly"')
 
+# Stats: the whole report of the same archive (every aggregate, one read transaction), p50 and p95 of STATS_RUNS
+# whole processes, beside the sqlite3 CLI running the same statements (scripts/stats-peer.sql).
+STATS_RUNS=${STATS_RUNS:-5}
+stats_timed() { for _ in $(seq "$STATS_RUNS"); do ms "$@"; done | p50p95; }
+stats_ours=$(stats_timed "$QBARCHIVE" stats --archive "$ARCHIVE" --json)
+stats_peer=$(stats_timed sh -c "sqlite3 -readonly '$ARCHIVE' < scripts/stats-peer.sql")
+stats_month=$(stats_timed "$QBARCHIVE" stats --archive "$ARCHIVE" --json --where 'date in 2025-03')
+stats_word=$(stats_timed "$QBARCHIVE" stats --archive "$ARCHIVE" --json --where 'invoice')
+
 # Export: the same archive. Wall time and peak memory of one run each; the peers read the same rows with the
 # sqlite3 CLI, and tar with gzip/zstd compresses the very files of our bundle (unpacked), so the bundle row
 # shows what the manifest, hashing, second format and transcripts cost beyond compression.
@@ -249,6 +258,18 @@ Side by side on the same file, whole processes:
 |---|---:|---:|---:|---:|---|
 | word search, newest 20 | $word_figures | $peer_fts | \`sqlite3 A "$fts_sql"\` (the obvious SQL; SQLite fetches all hits and sorts) |
 | substring \`bit.ly\`, count | $ours_ctn | $peer_like | \`sqlite3 A "SELECT COUNT(*) FROM messages WHERE text LIKE '%bit.ly%'"\` (a scan) |
+
+## Stats
+
+\`qbarchive stats\` on the same archive: totals, volume per day, hour-of-week, active senders, top 10 senders and
+dialogs, first-reply percentiles and coverage, all aggregated by SQLite in one read transaction
+(docs/stats.md). Whole processes, p50 and p95 of $STATS_RUNS runs, in milliseconds.
+
+| what | qbarchive p50 ms | p95 ms | peer p50 ms | p95 ms | peer command |
+|---|---:|---:|---:|---:|---|
+| whole archive, \`--json\` | $stats_ours | $stats_peer | \`sqlite3 -readonly A < scripts/stats-peer.sql\` (the same statements) |
+| \`--where 'date in 2025-03'\` | $stats_month | | | |
+| \`--where invoice\` | $stats_word | | | |
 
 ## Export
 

@@ -43,6 +43,22 @@ extension Archive {
         }
     }
 
+    /// Records how many messages the server reported for a dialog at a reconcile.
+    ///
+    /// `qbarchive stats` compares this count with what the archive held at that time (coverage); a
+    /// dialog never reconciled has no count, which is not the same as a count of zero.
+    public func recordServerCount(dialogID: String, count: Int, at time: Int = Archive.now()) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO crawl_state (dialog_id, server_count, server_counted_at, changed_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (dialog_id) DO UPDATE SET server_count = excluded.server_count,
+                        server_counted_at = excluded.server_counted_at, changed_at = excluded.changed_at
+                    """,
+                arguments: [dialogID, count, time, time])
+        }
+    }
+
     private static func crawlState(row: Row) -> CrawlState {
         let idsText: String = row["watermark_ids"]
         let ids = (try? JSONValue(parsing: idsText))?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -31,6 +31,14 @@ extension Archive {
                     BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
                     """)
         }
+        migrator.registerMigration("v4-server-counts") { db in
+            // What the server reported for a dialog at its last reconcile: `qbarchive stats` compares it
+            // with what the archive holds (coverage). NULL until the dialog's first reconcile.
+            try db.alter(table: "crawl_state") { t in
+                t.add(column: "server_count", .integer)
+                t.add(column: "server_counted_at", .integer)
+            }
+        }
         return migrator
     }()
 

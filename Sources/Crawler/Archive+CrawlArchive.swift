@@ -49,6 +49,10 @@ extension Archive: CrawlArchive {
         Set(try await liveDialogIDs() as [String])
     }
 
+    public func recordServerCount(dialogID: String, count: Int, countedAt: Int) async throws {
+        try await recordServerCount(dialogID: dialogID, count: count, at: countedAt)
+    }
+
     public func tombstoneMessages(_ ids: [String], deletedAt: Int) async throws {
         _ = try await tombstoneMessages(ids: ids, at: deletedAt)
     }

@@ -271,6 +271,9 @@ public struct Crawl: Sendable {
         for target in targets where summary.failures[target.dialog.id] == nil {
             let archived = try await archive.liveMessageIDs(dialogID: target.dialog.id)
             let serverCount = try await client.messageCount(dialogID: target.dialog.id, onBehalfOf: target.reader)
+            // Dated `now`, like what this reconcile stores and tombstones: after it, the archive's live
+            // messages first seen by `now` number exactly `serverCount` (coverage in `qbarchive stats`).
+            try await archive.recordServerCount(dialogID: target.dialog.id, count: serverCount, countedAt: now)
             guard serverCount != archived.count else { continue }
             var onServer: Set<String> = []
             var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)

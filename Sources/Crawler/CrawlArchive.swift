@@ -31,6 +31,8 @@ public protocol CrawlArchive: Sendable {
     func liveMessageIDs(dialogID: String) async throws -> Set<String>
     /// Ids of the archived, not-deleted dialogs.
     func liveDialogIDs() async throws -> Set<String>
+    /// Records the message count the server reported for a dialog at a reconcile (for coverage in `stats`).
+    func recordServerCount(dialogID: String, count: Int, countedAt: Int) async throws
     /// Tombstones messages no longer on the server; their content stays.
     func tombstoneMessages(_ ids: [String], deletedAt: Int) async throws
     /// Tombstones a dialog no longer on the server; its messages stay.

@@ -1,3 +1,4 @@
+import Analytics
 import ArchiveStore
 import Foundation
 import Hummingbird
@@ -20,6 +21,7 @@ public struct ArchiveService: Sendable {
     let metrics = ServiceMetrics()
     let sessions: SessionStore
     let pages: PageRenderer
+    let stats = StatsCache()
 
     /// Opens the archive and checks the configuration.
     ///

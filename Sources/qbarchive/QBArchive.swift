@@ -13,16 +13,16 @@ struct QBArchive: AsyncParsableCommand {
               qbarchive emulator --port 8089 --api-key demo-key
 
             Then crawl it (qbarchive crawl --help), search it (qbarchive search --help), list the saved
-            moderation queries (qbarchive queries), export it (qbarchive export --help) and check an export
-            (qbarchive verify --help).
+            moderation queries (qbarchive queries), summarise it (qbarchive stats --help), export it
+            (qbarchive export --help) and check an export (qbarchive verify --help).
 
             Exit codes: 0 success, 1 error, 2 usage error (bad flag, value or query).
             """,
         version: QBArchiveVersion.current,
         subcommands: [
-            CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, ExportCommand.self,
-            VerifyCommand.self, ImportCommand.self, KeygenCommand.self, ServeCommand.self, AuditCommand.self,
-            EmulatorCommand.self,
+            CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, StatsCommand.self,
+            ExportCommand.self, VerifyCommand.self, ImportCommand.self, KeygenCommand.self, ServeCommand.self,
+            AuditCommand.self, EmulatorCommand.self,
         ]
     )
 

@@ -136,6 +136,25 @@ struct APITests {
         }
     }
 
+    @Test func statsMatchTheCLIReportAndRefuseBadParameters() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let all = try await client.execute(uri: "/api/stats", method: .get).json
+            #expect(all["totals"]?["messages"] == .int(601))
+            #expect(all["period"] == .string("day"))
+            let hostile = all["top_dialogs"]?.arrayValue?.contains { $0["name"] == .string(ServiceFixture.hostileName) }
+            #expect(hostile == true)
+            let filtered = try await client.execute(uri: "/api/stats?where=from:mallory&by=month", method: .get).json
+            #expect(filtered["totals"]?["messages"] == .int(1))
+            #expect(filtered["query"] == .string("from:mallory") && filtered["period"] == .string("month"))
+            let badPeriod = try await client.execute(uri: "/api/stats?by=year", method: .get)
+            #expect(badPeriod.status == .badRequest)
+            let badQuery = try await client.execute(uri: "/api/stats?where=sendr_id%3D1", method: .get)
+            #expect(try badQuery.json["error"]?["code"] == .string("invalid_query"))
+        }
+    }
+
     @Test func everySearchAndViewIsAudited() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }

@@ -99,6 +99,10 @@ struct WebUITests {
             #expect(missing.text.contains("no archived dialog has id nope"))
             let dashboard = try await client.execute(uri: "/dashboard", method: .get)
             #expect(dashboard.status == .ok && dashboard.text.contains("Recent crawl runs"))
+            #expect(dashboard.text.contains("<figure class=\"chart\""))
+            #expect(dashboard.text.contains("<svg"))
+            #expect(dashboard.text.contains("first reply, median"))
+            #expect(!dashboard.text.contains("<b onmouseover"))
             let css = try await client.execute(uri: "/static/app.css", method: .get)
             #expect(css.headers[.contentType] == "text/css; charset=utf-8" && css.text.contains("mark"))
         }

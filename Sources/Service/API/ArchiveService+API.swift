@@ -1,3 +1,4 @@
+import Analytics
 import ArchiveStore
 import Foundation
 import Hummingbird
@@ -72,6 +73,23 @@ extension ArchiveService {
             object.value("revisions", .array(try revisions.map { try $0.json }), into: &out)
             object.finish(into: &out)
             return JSONResponse.make(out)
+        }
+        api.get("stats") { request, context -> Response in
+            let parameters = RequestParameters(request)
+            let whereText = parameters.string("where")
+            let periodText = parameters.string("by") ?? StatsPeriod.day.rawValue
+            guard let period = StatsPeriod(rawValue: periodText) else {
+                throw ServiceError.badRequest("by must be day, week or month (got \(periodText))")
+            }
+            let top = try parameters.int("top", default: 10, in: 1...100)
+            let parsed = try whereText.map { try service.parse($0) }
+            let options = StatsOptions(query: parsed?.query, period: period, top: top)
+            let report = try await service.answering(parsed?.text ?? "") {
+                try await service.stats.report(archive: service.archive, options: options)
+            }
+            try await service.audit.record(
+                "stats", by: context, via: "api", ["where": whereText.map(JSONValue.string) ?? .null])
+            return JSONResponse.make(Array(report.json().utf8))
         }
         api.get("queries") { _, _ -> Response in
             let saved: [SavedQuery]

@@ -1,3 +1,4 @@
+import Analytics
 import ArchiveStore
 import Foundation
 import Hummingbird
@@ -35,8 +36,16 @@ extension ArchiveService {
             ("edited (revisions)", counts.revisions), ("deleted messages", counts.deletedMessages),
             ("deleted dialogs", counts.deletedDialogs),
         ].map { DashboardView.Figure(label: $0.0, value: $0.1.formatted()) }
-        let charts = try await dashboardCharts()
-        let view = DashboardView(
+        let report = try await stats.report(
+            archive: archive, options: StatsOptions(period: Self.period(for: counts), top: 10))
+        try await audit.record("view", by: context, via: "web", ["page": "dashboard"])
+        let charts = StatsChart.all(report).map { DashboardView.Chart(name: $0.name, svg: $0.svg) }
+        let reply = report.firstReply
+        let extra = [
+            ("first reply, median", reply.medianSeconds.map(Self.duration) ?? "—"),
+            ("first reply, p90", reply.p90Seconds.map(Self.duration) ?? "—"),
+        ].map { DashboardView.Figure(label: $0.0, value: $0.1) }
+        var view = DashboardView(
             figures: figures,
             runs: runs.map {
                 DashboardView.Run(
@@ -46,10 +55,22 @@ extension ArchiveService {
                         "\($0.counts.newMessages) new, \($0.counts.editedMessages) edited, \($0.counts.deletedMessages) deleted"
                 )
             }, charts: charts, hasCharts: !charts.isEmpty)
+        view.figures += extra
         return pages.page("dashboard", title: "Dashboard", view: view, section: "/dashboard", actor: context.actor)
     }
 
-    func dashboardCharts() async throws -> [DashboardView.Chart] {
-        []
+    /// Day buckets for a small archive, weeks or months as it grows, so the volume chart stays readable.
+    static func period(for counts: ArchiveCounts) -> StatsPeriod {
+        counts.messages > 200_000 ? .month : counts.messages > 20_000 ? .week : .day
+    }
+
+    /// `95 s`, `12 min`, `3.5 h`, `2.1 d`.
+    static func duration(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<120: "\(seconds) s"
+        case ..<7200: "\(seconds / 60) min"
+        case ..<172_800: String(format: "%.1f h", Double(seconds) / 3600)
+        default: String(format: "%.1f d", Double(seconds) / 86400)
+        }
     }
 }

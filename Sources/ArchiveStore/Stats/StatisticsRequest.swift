@@ -1,0 +1,27 @@
+import QueryLanguage
+
+/// What ``Archive/statistics(_:)`` aggregates: which messages, in which periods, how many leaders.
+public struct StatisticsRequest: Sendable, Hashable {
+    /// The length of a volume bucket. Every boundary is in UTC.
+    public enum Bucket: String, Sendable, Hashable, CaseIterable {
+        /// A calendar day, from 00:00 UTC.
+        case day
+        /// An ISO 8601 week: Monday 00:00 UTC to the next Monday.
+        case week
+        /// A calendar month, from the 1st at 00:00 UTC.
+        case month
+    }
+
+    /// Only messages matching this query count (`nil`: every archived message).
+    public var query: Query?
+    /// The length of the volume buckets.
+    public var bucket: Bucket
+    /// How many top senders and top dialogs to return.
+    public var top: Int
+
+    public init(query: Query? = nil, bucket: Bucket = .day, top: Int = 10) {
+        self.query = query
+        self.bucket = bucket
+        self.top = top
+    }
+}

@@ -1,0 +1,98 @@
+import Analytics
+import ArchiveStore
+import ArgumentParser
+import Foundation
+import QueryLanguage
+import Search
+
+/// `qbarchive stats`: what an archive holds, who talks when, how fast people reply, and how complete it is.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Totals, volume, busiest senders and dialogs, reply times and coverage of an archive.",
+        discussion: """
+            Everything is aggregated by SQLite inside the archive, in one consistent read, so it stays fast on \
+            millions of messages; the archive is opened read-only and a crawl may run meanwhile. Times are UTC; \
+            weeks are ISO weeks starting on Monday. Deleted messages (tombstones) count in every figure and are \
+            also shown apart. docs/stats.md defines every figure.
+
+              qbarchive stats --archive chat.sqlite              a table for a terminal
+              qbarchive stats --archive chat.sqlite --by month   volume per month
+              qbarchive stats --archive chat.sqlite --where 'date in 2024-03'
+              qbarchive stats --archive chat.sqlite --where @payment-scams --top 20
+              qbarchive stats --archive chat.sqlite --json | jq .first_reply
+              qbarchive stats --archive chat.sqlite --svg charts/  writes charts/*.svg
+
+            --where takes the query language of `qbarchive search` (or @NAME for queries/NAME.qbq) and restricts \
+            every figure to the matching messages. Coverage compares each dialog's message count on the server, \
+            taken by the last `qbarchive crawl --reconcile`, with what the archive held at that moment; dialogs \
+            never reconciled show as not reconciled.
+
+            Exit codes: 0 success, 1 error, 2 a malformed query or flag (the error points at the place), \
+            10 archive missing or unreadable, 13 the --svg folder cannot be written.
+            """
+    )
+
+    @Option(help: "The archive file.") var archive: String
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("Only messages matching this query (or @NAME for queries/NAME.qbq).", valueName: "query"))
+    var whereQuery: String?
+    @Option(help: "Volume per day (default), week (ISO, from Monday) or month.") var by: StatsPeriod = .day
+    @Option(help: "How many top senders and dialogs to list.") var top = 10
+    @Flag(help: "Print the report as JSON (stable key order) instead of a table.") var json = false
+    @Option(help: ArgumentHelp("Also write SVG charts into this folder (created if needed).", valueName: "dir"))
+    var svg: String?
+    @Option(help: "Where saved queries live.") var queries = "queries"
+    @Option(help: .hidden) var now: Int?
+
+    func validate() throws {
+        guard (1...1000).contains(top) else { throw ValidationError("--top must be between 1 and 1000") }
+    }
+
+    func run() async throws {
+        var text: String?
+        do {
+            text = try whereQuery.map { $0.hasPrefix("@") ? try SavedQuery.named($0, in: queries).query : $0 }
+        } catch {
+            throw CommandFailure(error.localizedDescription, code: .usage)
+        }
+        let query = try text.map { try QueryInput.parse($0, now: now) }
+        let store: Archive
+        do {
+            store = try Archive.openReadOnly(at: archive)
+        } catch {
+            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+        }
+        let report: StatsReport
+        do {
+            report = try await StatsReport.compute(
+                archive: store, options: StatsOptions(query: query, period: by, top: top))
+        } catch let error as QueryError {
+            throw QueryInput.failure(error, query: text ?? "")
+        }
+        if let svg { try writeCharts(report, to: svg) }
+        print(json ? report.json() : report.table(), terminator: json ? "\n" : "")
+    }
+
+    /// Writes every chart into `directory`, then lists the files on standard error (standard output
+    /// stays the report, so `--json --svg DIR` still pipes into jq).
+    private func writeCharts(_ report: StatsReport, to directory: String) throws {
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        var written: [String] = []
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for chart in StatsChart.all(report) {
+                let file = folder.appendingPathComponent(chart.name)
+                try Data(chart.svg.utf8).write(to: file, options: .atomic)
+                written.append(file.path)
+            }
+        } catch {
+            throw CommandFailure(
+                "cannot write charts to \(directory): \(error.localizedDescription)", code: ExitCode(13))
+        }
+        FileHandle.standardError.write(Data(written.map { "wrote \($0)\n" }.joined().utf8))
+    }
+}
+
+extension StatsPeriod: ExpressibleByArgument {}

@@ -1,0 +1,70 @@
+import Foundation
+import QuickBlox
+import Testing
+
+@Suite("qbarchive stats (the built binary)")
+struct StatsCommandTests {
+    @Test func printsATableJSONAndChartsAndRefusesBadInput() async throws {
+        try await SearchCommandTests.withArchive { archive, total in
+            let table = try await CommandRunner.run(["stats", "--archive", archive])
+            #expect(table.status == 0, "\(table.stderr)")
+            for heading in [
+                "TOTALS", "VOLUME PER DAY", "ACTIVITY BY HOUR OF WEEK", "TOP SENDERS", "TOP DIALOGS",
+                "FIRST REPLY IN PRIVATE DIALOGS", "COVERAGE",
+            ] {
+                #expect(table.stdout.contains(heading), "missing \(heading)")
+            }
+
+            let json = try await CommandRunner.run([
+                "stats", "--archive", archive, "--json", "--by", "month", "--top", "3",
+            ])
+            #expect(json.status == 0, "\(json.stderr)")
+            let report = try JSONValue(parsing: json.stdout)
+            #expect(report["totals"]?["messages"]?.lenientInt == total)
+            #expect(report["period"] == "month")
+            #expect(report["top_senders"]?.arrayValue?.count == 3)
+            #expect(report["coverage"]?["not_reconciled"] == report["coverage"]?["dialogs"])
+
+            let restricted = try await CommandRunner.run([
+                "stats", "--archive", archive, "--json", "--where", "from:user2", "--queries",
+                SearchCommandTests.queries,
+            ])
+            #expect(restricted.status == 0)
+            let user2 = try JSONValue(parsing: restricted.stdout)
+            #expect(user2["query"] == "from:user2")
+            #expect(user2["top_senders"]?.arrayValue?.map { $0["login"] } == ["user2"])
+
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stats-svg-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let charts = try await CommandRunner.run([
+                "stats", "--archive", archive, "--svg", folder.appendingPathComponent("charts").path, "--json",
+            ])
+            #expect(charts.status == 0, "\(charts.stderr)")
+            let files = try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("charts").path)
+            #expect(
+                Set(files) == [
+                    "volume.svg", "hour-of-week.svg", "daily-active.svg", "top-senders.svg", "top-dialogs.svg",
+                ])
+            #expect(charts.stderr.contains("wrote "))
+            #expect((try? JSONValue(parsing: charts.stdout)) != nil, "standard output stays the JSON report")
+
+            let bad = try await CommandRunner.run(["stats", "--archive", archive, "--where", "sendr_id = 5"])
+            #expect(bad.status == 2)
+            #expect(bad.stdout.isEmpty)
+            #expect(bad.stderr.contains("sendr_id = 5\n^"))
+            let unknownLogin = try await CommandRunner.run(["stats", "--archive", archive, "--where", "from:nobody"])
+            #expect(unknownLogin.status == 2)
+            #expect(unknownLogin.stderr.contains("no archived user has the login `nobody`"))
+
+            let missing = try await CommandRunner.run(["stats", "--archive", archive + ".missing"])
+            #expect(missing.status == 10)
+            #expect(missing.stderr.contains("No archive at"))
+
+            let help = try await CommandRunner.run(["stats", "--help"])
+            #expect(
+                help.stdout.contains("--where")
+                    && help.stdout.contains("qbarchive stats --archive chat.sqlite --by month"))
+        }
+    }
+}
