@@ -94,6 +94,22 @@ printf 'X' | dd of="$DEMO_DIR/exports/tampered.tar.gz" bs=1 seek=2000 conv=notru
   --out "$DEMO_DIR/exports/payment-scams.csv"
 head -c 300 "$DEMO_DIR/exports/payment-scams.csv"; echo
 
+step "qbarchive stats — volume, top senders, first-reply times, coverage (and SVG charts)"
+"$QBARCHIVE" stats --archive "$DEMO_DIR/archive-app.sqlite" --by month --top 5 --svg "$DEMO_DIR/charts" | sed -n "1,60p"
+
+step "qbarchive serve — the moderator web UI and JSON API (read-only on the archive, every search audited)"
+"$QBARCHIVE" serve --archive "$DEMO_DIR/archive-app.sqlite" --port 0 --exports "$DEMO_DIR/exports" \
+  >"$DEMO_DIR/serve.out" 2>&1 &
+SERVE_PID=$!
+for _ in $(seq 1 100); do [ -s "$DEMO_DIR/serve.out" ] && break; sleep 0.1; done
+UI=$(sed -n 's/.*\(http:[^ ]*\).*/\1/p' "$DEMO_DIR/serve.out" | sed -n 1p)
+echo "service: $UI"
+curl -sS "${UI}healthz"; echo
+curl -sS "${UI}api/search?q=refund&limit=1" | cut -c1-300; echo
+curl -sS -o /dev/null -w 'GET /search?q=refund → HTTP %{http_code}, %{size_download} bytes of HTML\n' "${UI}search?q=refund"
+kill -TERM $SERVE_PID; wait $SERVE_PID 2>/dev/null || true
+"$QBARCHIVE" audit verify --archive "$DEMO_DIR/archive-app.sqlite"
+
 step "Ground truth: /_emulator/stats and the truth dump ($DEMO_DIR/truth.jsonl)"
 curl -sS "$BASE/_emulator/stats"; echo
 kill -TERM $EMULATOR_PID; wait $EMULATOR_PID 2>/dev/null || true
@@ -106,4 +122,6 @@ step "Done"
 echo "Archives: $DEMO_DIR/archive.sqlite (user1) and $DEMO_DIR/archive-app.sqlite (every user)."
 echo "Next: 'qbarchive crawl --help' and docs/backups.md for scheduled runs; 'qbarchive search --help' and"
 echo "docs/query-language.md for moderation searches; docs/exports.md for bundles and how to verify them;"
-echo "docs/emulator.md for the emulator."
+echo "docs/emulator.md for the emulator; docs/stats.md and docs/service.md for stats and the web UI."
+echo
+echo "The web UI over the demo archive: make serve-demo, then open http://127.0.0.1:8080/"

@@ -14,7 +14,8 @@ struct QBArchive: AsyncParsableCommand {
 
             Then crawl it (qbarchive crawl --help), search it (qbarchive search --help), list the saved
             moderation queries (qbarchive queries), summarise it (qbarchive stats --help), export it
-            (qbarchive export --help) and check an export (qbarchive verify --help).
+            (qbarchive export --help), check an export (qbarchive verify --help), and serve the moderator
+            web UI and JSON API (qbarchive serve --help; its audit log: qbarchive audit verify --help).
 
             Exit codes: 0 success, 1 error, 2 usage error (bad flag, value or query).
             """,
