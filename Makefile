@@ -4,13 +4,14 @@ SWIFT        ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip
 DEMO_DIR     ?= demo
 
-.PHONY: help deps build release test lint format demo bench browser-test serve-demo clean
+.PHONY: help deps build release test lint format demo bench bench-quick bench-tools browser-test serve-demo clean
 
 help:
 	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
 	@echo "make test    install what is missing, lint, build and run every test"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
-	@echo "make bench   release build, then benchmarks written to docs/performance.md (emulator, crawl, search)"
+	@echo "make bench   release build, then benchmarks beside peers written to docs/performance.md (~30 min)"
+	@echo "make bench-quick  the same on 100,000 messages in under 2 minutes (.build/bench-quick.md)"
 	@echo "make browser-test  headless Chromium loads the web UI, searches, opens a transcript (CI runs it)"
 	@echo "make serve-demo    the web UI over the demo archive (after make demo)"
 	@echo "make format  rewrite sources with swift format"
@@ -47,9 +48,20 @@ test: deps lint
 demo: release
 	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh
 
-bench: release
-	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) wrk bc python3 time sqlite3"
-	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench.sh
+BENCH_PACKAGES := wrk bc python3 python3-pip time sqlite3
+
+# sqlite-utils (a benchmark peer) comes from PyPI, installed for the current user when missing.
+bench-tools:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) $(BENCH_PACKAGES)"
+	@command -v sqlite-utils >/dev/null || python3 -m pip install --quiet --user sqlite-utils \
+	  || python3 -m pip install --quiet --user --break-system-packages sqlite-utils
+
+bench: release bench-tools
+	PATH="$$PATH:$$HOME/.local/bin" QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/bench.sh
+
+bench-quick: release bench-tools
+	PATH="$$PATH:$$HOME/.local/bin" QUICK=1 QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive \
+	  scripts/bench.sh
 
 # Headless Chromium against the real service; installs Debian's chromium when missing.
 browser-test: deps

@@ -3,6 +3,7 @@ import ArgumentParser
 import Crawler
 import Foundation
 import Logging
+import QuickBlox
 import QuickBloxClient
 import Search
 

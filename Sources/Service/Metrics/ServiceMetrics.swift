@@ -34,7 +34,8 @@ final class ServiceMetrics: Sendable {
     func render(archive: Archive, now: Int) async -> [UInt8] {
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
             registry.makeGauge(
-                descriptor: MetricNameDescriptor(namespace: "qbarchive", metricName: name, helpText: help),
+                descriptor: MetricNameDescriptor(
+                    namespace: "qbarchive", metricName: name, unitName: "", helpText: help),
                 labels: labels)
         }
         let files = [archive.path, archive.path + "-wal"]
