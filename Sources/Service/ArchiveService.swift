@@ -55,7 +55,9 @@ public struct ArchiveService: Sendable {
         let router = Router(context: ServiceContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: AuthMiddleware(check: configuration.token.map(TokenCheck.init), sessions: sessions))
+        router.add(
+            middleware: AuthMiddleware(
+                check: configuration.token.map(TokenCheck.init), sessions: sessions, configuration: configuration))
         registerOperations(on: router)
         registerAPI(on: router)
         registerExports(on: router)

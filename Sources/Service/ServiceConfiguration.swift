@@ -19,6 +19,10 @@ public struct ServiceConfiguration: Sendable {
     public var toolVersion: String
     /// How long a login session lasts, in seconds.
     public var sessionLifetime: Int
+    /// Host names (the `Host` header, without the port) accepted besides loopback names when the service
+    /// has no token: a reverse proxy's public name. Without a token, any other `Host` is refused, which
+    /// defeats DNS rebinding (a web page whose name resolves to 127.0.0.1 reading the archive).
+    public var allowedHosts: [String] = []
 
     public init(
         archivePath: String, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -38,7 +42,28 @@ public struct ServiceConfiguration: Sendable {
 
     /// Whether ``host`` names this machine only (`127.0.0.0/8`, `::1`, `localhost`).
     public var bindsLoopback: Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        host == "localhost" || host == "::1" || host == "[::1]" || Self.isLoopbackIPv4(host)
+    }
+
+    /// Whether a request's `Host` header may reach an unauthenticated service: a loopback name or
+    /// address (any port), or one of ``allowedHosts``.
+    public func acceptsHost(_ header: String?) -> Bool {
+        guard let header, !header.isEmpty else { return false }
+        var name = header.lowercased()
+        if name.hasPrefix("[") {
+            name = String(name.dropFirst().prefix { $0 != "]" })
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        return name == "localhost" || name == "::1" || Self.isLoopbackIPv4(name)
+            || allowedHosts.contains { $0.lowercased() == name }
+    }
+
+    /// `127.x.y.z` as a literal address (not a name such as `127.0.0.1.example.com`).
+    static func isLoopbackIPv4(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     }
 
     /// The shortest token accepted: a guessable token on a network is worse than none on loopback.

@@ -41,6 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Where POST /api/exports writes bundles.") var exports = "exports"
     @Option(help: "The saved-query directory.") var queries = "queries"
     @Option(help: "A private key (qbarchive keygen) to sign export manifests with.") var sign: String?
+    @Option(
+        name: .customLong("allowed-host"),
+        help: "A Host name to answer besides loopback names when there is no token (a reverse proxy's name).")
+    var allowedHosts: [String] = []
     @Flag(help: "Log every request (default: start-up and errors only).") var verbose = false
 
     func run() async throws {
@@ -49,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             token: token ?? ProcessInfo.processInfo.environment["QBARCHIVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
             exportsDirectory: exports, queriesDirectory: queries, signingKeyPath: sign,
             toolVersion: QBArchiveVersion.current)
-        configuration.port = port
+        configuration.allowedHosts = allowedHosts
         let service: ArchiveService
         do {
             service = try await ArchiveService(configuration: configuration)

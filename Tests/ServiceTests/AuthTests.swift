@@ -23,6 +23,17 @@ struct AuthTests {
         }
     }
 
+    @Test(arguments: [
+        ("127.0.0.1:8080", true), ("localhost", true), ("[::1]:80", true), ("127.9.9.9", true),
+        ("evil.example", false), ("evil.example:8080", false), ("127.0.0.1.evil.example", false),
+        ("archive.example.org", true), ("ARCHIVE.example.org:443", true), ("", false),
+    ])
+    func withoutATokenOnlyLoopbackNamesAreAnswered(host: String, accepted: Bool) {
+        var configuration = ServiceConfiguration(archivePath: "x")
+        configuration.allowedHosts = ["archive.example.org"]
+        #expect(configuration.acceptsHost(host) == accepted)
+    }
+
     @Test func apiNeedsTheBearerToken() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }

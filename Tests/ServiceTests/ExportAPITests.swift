@@ -57,9 +57,27 @@ struct ExportAPITests {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
         try await fixture.serve { client in
-            let response = try await client.execute(uri: "/api/exports", method: .post, body: ByteBuffer(string: body))
+            let response = try await client.execute(
+                uri: "/api/exports", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             #expect(try response.json["error"]?["code"] == .string(code))
+            let listed = try await client.execute(uri: "/api/exports", method: .get).json
+            #expect(listed["exports"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
+    /// A cross-site form or `text/plain` post (no CORS preflight) must not start an export.
+    @Test func onlyJSONBodiesStartAnExport() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+                let response = try await client.execute(
+                    uri: "/api/exports", method: .post, headers: [.contentType: type],
+                    body: ByteBuffer(string: #"{"where": "refund"}"#))
+                #expect(response.status == .unsupportedMediaType, "\(type)")
+            }
             let listed = try await client.execute(uri: "/api/exports", method: .get).json
             #expect(listed["exports"]?.arrayValue?.isEmpty == true)
         }

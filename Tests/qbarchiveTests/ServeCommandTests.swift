@@ -18,6 +18,9 @@ struct ServeCommandTests {
             #expect(health.contains("\"status\":\"ok\""))
             let search = try Self.curl(base + "api/search?q=from:user2&limit=1")
             #expect(search.contains("\"count\":"))
+            // DNS rebinding: a page whose name resolves to 127.0.0.1 is refused by its Host header.
+            let rebound = try Self.curl(base + "api/search?q=refund", host: "evil.example")
+            #expect(rebound.contains("\"host_not_allowed\""))
             server.signal(SIGTERM)
             #expect(await server.wait() == 0)
 
@@ -58,10 +61,10 @@ struct ServeCommandTests {
     }
 
     /// A GET through the curl CLI (installed by `make deps`), off the cooperative pool.
-    static func curl(_ url: String) throws -> String {
+    static func curl(_ url: String, host: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "--max-time", "20", url]
+        process.arguments = ["-sS", "--max-time", "20", url] + (host.map { ["-H", "Host: \($0)"] } ?? [])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -12,6 +12,13 @@ extension ArchiveService {
     func registerExports(on router: Router<ServiceContext>) {
         let service = self
         router.post("/api/exports") { request, context -> Response in
+            // A JSON body only: a page on another site can post a form or text/plain to a loopback
+            // service without asking, but not application/json (that needs a CORS preflight, never granted).
+            guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+                throw ServiceError(
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message: "send the export request as Content-Type: application/json")
+            }
             let body = try await request.body.collect(upTo: context.maxUploadSize)
             return try await service.makeExport(body: Array(buffer: body), context: context)
         }

@@ -7,7 +7,9 @@ import Hummingbird
 ///
 /// Refused API calls get 401 with `WWW-Authenticate: Bearer`; refused pages redirect to the login form.
 /// `/healthz`, the login form and the stylesheet are public: a load balancer probes health without a
-/// secret, and the login page needs its style.
+/// secret, and the login page needs its style. Without a token, a request whose `Host` is not a loopback
+/// name (or an `--allowed-host`) is refused: a page on another site whose name resolves to 127.0.0.1 (DNS
+/// rebinding) could otherwise read the archive through the visitor's browser.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = ServiceContext
     static let cookieName = "qbarchive_session"
@@ -15,12 +17,19 @@ struct AuthMiddleware: RouterMiddleware {
 
     let check: TokenCheck?
     let sessions: SessionStore
+    let configuration: ServiceConfiguration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         var context = context
         let path = request.uri.path
+        if check == nil, !configuration.acceptsHost(request.head.authority) {
+            throw ServiceError(
+                .forbidden, code: "host_not_allowed",
+                message: "this service answers only to loopback names; behind a proxy, pass --allowed-host NAME "
+                    + "or give the service a --token")
+        }
         if Self.isPublic(path) { return try await next(request, context) }
         guard let check else {
             context.actor = "local"
