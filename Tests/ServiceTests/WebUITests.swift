@@ -58,6 +58,8 @@ struct WebUITests {
                 uri: transcriptHref.replacingOccurrences(of: "&amp;", with: "&"), method: .get)
             #expect(transcript.status == .ok)
             #expect(transcript.text.contains("class=\"message target"))
+            #expect(transcriptHref.contains("&amp;q=wire#m-"))  // the search's words, highlighted in context
+            #expect(transcript.text.contains("<mark>wire</mark>"))
         }
     }
 

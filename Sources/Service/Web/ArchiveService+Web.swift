@@ -86,7 +86,7 @@ extension ArchiveService {
                 let highlighter = Highlighter(query: query)
                 view.results = SearchPageView.Results(
                     count: total, from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
-                    hits: hits.map { MessageView($0, highlighter: highlighter, snippetWidth: 160) },
+                    hits: hits.map { MessageView($0, highlighter: highlighter, snippetWidth: 160, query: text) },
                     empty: hits.isEmpty,
                     previous: offset > 0
                         ? SearchPageView.href(query: text, offset: max(0, offset - pageSize), sort: sort.rawValue)

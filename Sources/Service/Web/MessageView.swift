@@ -27,7 +27,11 @@ struct MessageView {
     var transcriptHref: String
     var historyHref: String
 
-    init(_ hit: SearchHit, highlighter: Highlighter?, snippetWidth: Int? = nil, target: Bool = false) {
+    /// - Parameter query: the search that found the message, carried to its transcript to highlight there.
+    init(
+        _ hit: SearchHit, highlighter: Highlighter?, snippetWidth: Int? = nil, target: Bool = false,
+        query: String? = nil
+    ) {
         let message = hit.message
         id = message.id
         time = DisplayTime.format(message.dateSent)
@@ -54,7 +58,8 @@ struct MessageView {
         self.target = target
         let escapedID = URLText.encode(message.id)
         let escapedDialog = URLText.encode(message.dialogID)
-        transcriptHref = "/dialogs/\(escapedDialog)?around=\(escapedID)#m-\(escapedID)"
+        let highlight = query.map { "&q=" + URLText.encode($0) } ?? ""
+        transcriptHref = "/dialogs/\(escapedDialog)?around=\(escapedID)\(highlight)#m-\(escapedID)"
         historyHref = "/messages/\(escapedID)"
     }
 
