@@ -191,6 +191,22 @@ stats_peer=$(stats_timed sh -c "sqlite3 -readonly '$ARCHIVE' < scripts/stats-pee
 stats_month=$(stats_timed "$QBARCHIVE" stats --archive "$ARCHIVE" --json --where 'date in 2025-03')
 stats_word=$(stats_timed "$QBARCHIVE" stats --archive "$ARCHIVE" --json --where 'invoice')
 
+# Service: qbarchive serve on the same archive; wrk drives the JSON search API (every request also appends
+# to the audit log), and curl times the dashboard, whose stats are computed once and then cached.
+progress "service"
+"$QBARCHIVE" serve --archive "$ARCHIVE" --port 0 --exports "$WORK/service-exports" >"$WORK/serve.out" 2>&1 &
+SERVE_PID=$!
+while ! grep -q '^serving ' "$WORK/serve.out" 2>/dev/null; do sleep 0.05; done
+SURL=$(sed -n 's/.* on \(http:[^ ]*\) .*/\1/p' "$WORK/serve.out")
+wrk -t2 -c8 -d"${DURATION}s" --latency "${SURL}api/search?q=invoice&limit=20" >"$WORK/wrk-serve.txt"
+serve_rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk-serve.txt")
+serve_p50=$(awk '$1=="50%" {print $2}' "$WORK/wrk-serve.txt")
+serve_p99=$(awk '$1=="99%" {print $2}' "$WORK/wrk-serve.txt")
+dashboard_first=$(curl -sS -o /dev/null -w '%{time_total}' "${SURL}dashboard")
+dashboard_cached=$(curl -sS -o /dev/null -w '%{time_total}' "${SURL}dashboard")
+transcript_s=$(curl -sS -o /dev/null -w '%{time_total}' "${SURL}dialogs")
+kill $SERVE_PID; wait $SERVE_PID 2>/dev/null || true
+
 # Export: the same archive. Wall time and peak memory of one run each; the peers read the same rows with the
 # sqlite3 CLI, and tar with gzip/zstd compresses the very files of our bundle (unpacked), so the bundle row
 # shows what the manifest, hashing, second format and transcripts cost beyond compression.
@@ -393,6 +409,18 @@ dialogs, first-reply percentiles and coverage, all aggregated by SQLite in one r
 | whole archive, \`--json\` | $stats_ours | $stats_peer | \`sqlite3 -readonly A < scripts/stats-peer.sql\` (the same statements) |
 | \`--where 'date in 2025-03'\` | $stats_month | | | |
 | \`--where invoice\` | $stats_word | | | |
+
+## Service
+
+\`qbarchive serve\` over the same archive (read-only connections; every search also appends a hash-chained
+audit entry, one small write transaction).
+
+| what | figure | command |
+|---|---:|---|
+| \`GET /api/search?q=invoice&limit=20\` | $serve_rps requests/s, p50 $serve_p50, p99 $serve_p99 | \`wrk -t2 -c8 -d${DURATION}s --latency\` (wrk shares the 2 cores) |
+| \`GET /dashboard\`, first load (stats computed) | ${dashboard_first} s | \`curl -w %{time_total}\` |
+| \`GET /dashboard\`, again (stats cached until the archive changes) | ${dashboard_cached} s | |
+| \`GET /dialogs\` (every dialog with message counts) | ${transcript_s} s | |
 
 ## Export
 
