@@ -13,6 +13,7 @@ actor FaultInjector {
         var failure: HTTPResponse.Status?
         var reset = false
         var truncate = false
+        var badLength = false
     }
 
     let configuration: EmulatorConfiguration
@@ -39,6 +40,7 @@ actor FaultInjector {
         let failKind = Int.random(in: 0..<3, using: &random)
         let resetRoll = Double.random(in: 0..<1, using: &random)
         let truncateRoll = Double.random(in: 0..<1, using: &random)
+        let badLengthRoll = Double.random(in: 0..<1, using: &random)
         decision.latencyMilliseconds = configuration.latencyMilliseconds + jitter
         if configuration.rateLimit > 0 {
             let now = ContinuousClock.now
@@ -59,6 +61,9 @@ actor FaultInjector {
         } else if truncateRoll < configuration.truncateRate {
             decision.truncate = true
             count("truncate")
+        } else if badLengthRoll < configuration.badLengthRate {
+            decision.badLength = true
+            count("bad_length")
         }
         return decision
     }

@@ -16,8 +16,13 @@ struct EmulatorCommand: AsyncParsableCommand {
             With --api-key K, requests may instead send `Authorization: ApiKey K` and
             `On-Behalf-Of: USER_ID`.
 
+            Attachments are files of the Content API: GET /blobs/{id}.json describes one, and
+            GET /blobs/{uid}/download (or /blobs/{uid}) redirects (302) to a signed storage URL on
+            the emulator, valid for --storage-url-ttl seconds, that serves bytes derived from the
+            seed and the uid. Faults apply to downloads too.
+
             Ground truth for tests: GET /_emulator/truth (JSON Lines), or --dump-truth FILE, which
-            is written on start, on SIGUSR1 and on exit.
+            is written on start, on SIGUSR1 and on exit. Its `blob` lines give each file's SHA-256.
 
             Examples:
               qbarchive emulator --port 0 --seed 7 --messages 1000000
@@ -45,7 +50,11 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) of answering 500, 502 or 503.") var failRate = 0.0
     @Option(help: "Requests per second before 429 Too Many Requests (0: no limit).") var rateLimit = 0
     @Option(help: "Probability (0-1) of dropping the connection without an answer.") var resetRate = 0.0
-    @Option(help: "Probability (0-1) of cutting the body short mid-JSON.") var truncateRate = 0.0
+    @Option(help: "Probability (0-1) of cutting the body short mid-JSON or mid-file.") var truncateRate = 0.0
+    @Option(help: "Probability (0-1) of a Content-Length larger than the whole body sent.") var badLengthRate = 0.0
+    @Option(help: "Fraction (0-1) of attachments that are 20-50 MB files.") var largeFileRate = 0.005
+    @Option(help: "Fraction (0-1) of seeded attachments that download without a token.") var publicBlobRate = 0.1
+    @Option(help: "Seconds a download's storage URL stays valid.") var storageUrlTtl: Double = 60
     @Option(help: "Changes per second while serving: new, edited, deleted messages, occupants.") var live = 0.0
 
     @Option(help: "Write the truth dump (JSON Lines) here on start, on SIGUSR1 and on exit.") var dumpTruth: String?
@@ -72,6 +81,10 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.rateLimit = rateLimit
         configuration.resetRate = resetRate
         configuration.truncateRate = truncateRate
+        configuration.badLengthRate = badLengthRate
+        configuration.largeFileRate = largeFileRate
+        configuration.publicBlobRate = publicBlobRate
+        configuration.storageURLTTL = storageUrlTtl
         configuration.liveRate = live
         configuration.truthDumpPath = dumpTruth
         return configuration
