@@ -89,12 +89,13 @@ public struct Emulator: Sendable {
 
     /// Writes the truth dump to `path` (atomically).
     public func writeTruth(to path: String) async throws {
-        try TruthDump.write(await store.snapshot(), seed: configuration.seed, to: path)
+        try TruthDump.write(
+            await store.snapshot(), seed: configuration.seed, digests: configuration.blobDigests, to: path)
     }
 
     /// The truth dump as text (for tests and small data sets).
     public func truthLines() async -> [String] {
-        TruthDump.lines(of: await store.snapshot(), seed: configuration.seed).map {
+        TruthDump.lines(of: await store.snapshot(), seed: configuration.seed, digests: configuration.blobDigests).map {
             String(decoding: $0, as: UTF8.self)
         }
     }

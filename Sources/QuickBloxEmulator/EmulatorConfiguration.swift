@@ -50,6 +50,10 @@ public struct EmulatorConfiguration: Sendable {
     /// Seconds a storage URL from a download redirect stays valid (fractions allowed).
     public var storageURLTTL: Double = 60
 
+    /// Whether truth dumps give each blob's SHA-256, computed from its bytes as the dump is
+    /// written (about a second per gigabyte of files); without, `sha256` is `null`.
+    public var blobDigests = true
+
     /// Written on start, on SIGUSR1 and on exit.
     public var truthDumpPath: String?
     /// The instant seeded data ends (unix seconds); seeded history lies in the year before it.

@@ -21,7 +21,11 @@ import QuickBlox
 /// The same format loads back with `--fixture`.
 public enum TruthDump {
     /// Every line of the dump, in order, each without its trailing newline.
-    static func lines(of state: EmulatorState, seed: UInt64) -> some Sequence<[UInt8]> {
+    ///
+    /// - Parameters:
+    ///   - seed: the seed the blobs' bytes derive from.
+    ///   - digests: whether blob lines carry the SHA-256 of those bytes (else `null`).
+    static func lines(of state: EmulatorState, seed: UInt64, digests: Bool = true) -> some Sequence<[UInt8]> {
         let users = state.sortedUserIDs.compactMap { state.users[$0] }.lazy.map { stored -> [UInt8] in
             line(["kind": "user", "record": stored.user.json])
         }
@@ -47,7 +51,8 @@ public enum TruthDump {
         }
         let blobs = state.blobs.sorted.lazy.map { blob -> [UInt8] in
             let content = BlobContent(seed: seed, uid: blob.uid, size: blob.size ?? 0, contentType: blob.contentType)
-            return line(["kind": "blob", "sha256": .string(content.sha256), "record": blob.json])
+            let digest: JSONValue = digests ? .string(content.sha256) : .null
+            return line(["kind": "blob", "sha256": digest, "record": blob.json])
         }
         return [
             AnySequence(users), AnySequence(dialogLines), AnySequence(messages), AnySequence(revisions),
@@ -59,14 +64,14 @@ public enum TruthDump {
     private static func line(_ value: JSONValue) -> [UInt8] { value.serialized() }
 
     /// Writes the dump to `path` atomically (a temporary file renamed into place).
-    static func write(_ state: EmulatorState, seed: UInt64, to path: String) throws {
+    static func write(_ state: EmulatorState, seed: UInt64, digests: Bool = true, to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else { throw EmulatorSetupError.cannotWrite(path) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
-        for line in lines(of: state, seed: seed) {
+        for line in lines(of: state, seed: seed, digests: digests) {
             buffer.append(contentsOf: line)
             buffer.append(0x0A)
             if buffer.count >= 1 << 20 {

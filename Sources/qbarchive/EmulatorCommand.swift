@@ -9,24 +9,30 @@ struct EmulatorCommand: AsyncParsableCommand {
         commandName: "emulator",
         abstract: "Serve a QuickBlox-compatible REST API with seeded chat data.",
         discussion: """
-            Prints `listening on http://HOST:PORT` once ready, then serves until SIGTERM or Ctrl-C.
+            Prints `listening on http://HOST:PORT` once ready, then serves until
+            SIGTERM or Ctrl-C.
 
-            Seeded users are user1 ... userN (ids 100001 ...), each with password passwordN, so a
-            user session can be made:  user[login]=user1  user[password]=password1.
-            With --api-key K, requests may instead send `Authorization: ApiKey K` and
-            `On-Behalf-Of: USER_ID`.
+            Seeded users are user1 ... userN (ids 100001 ...), each with password
+            passwordN, so a user session can be made:
+              user[login]=user1  user[password]=password1
+            With --api-key K, requests may instead send `Authorization: ApiKey K`
+            and `On-Behalf-Of: USER_ID`.
 
-            Attachments are files of the Content API: GET /blobs/{id}.json describes one, and
-            GET /blobs/{uid}/download (or /blobs/{uid}) redirects (302) to a signed storage URL on
-            the emulator, valid for --storage-url-ttl seconds, that serves bytes derived from the
-            seed and the uid. Faults apply to downloads too.
+            Attachments are files of the Content API: GET /blobs/{id}.json
+            describes one; GET /blobs/{uid}/download (or /blobs/{uid}) redirects
+            (302) to a signed storage URL on the emulator, valid for
+            --storage-url-ttl seconds, that serves bytes derived from the seed and
+            the uid. Fault flags apply to downloads too.
 
-            Ground truth for tests: GET /_emulator/truth (JSON Lines), or --dump-truth FILE, which
-            is written on start, on SIGUSR1 and on exit. Its `blob` lines give each file's SHA-256.
+            Ground truth for tests: GET /_emulator/truth (JSON Lines), or
+            --dump-truth FILE, written on start, on SIGUSR1 and on exit. Its `blob`
+            lines give each file's SHA-256.
 
             Examples:
               qbarchive emulator --port 0 --seed 7 --messages 1000000
-              qbarchive emulator --api-key demo-key --fail-rate 0.05 --rate-limit 80 --live 5
+              qbarchive emulator --api-key demo-key --fail-rate 0.05 --live 5
+              qbarchive emulator --truncate-rate 0.1 --bad-length-rate 0.1 \\
+                --large-file-rate 0.05 --storage-url-ttl 5
             """
     )
 
@@ -58,6 +64,10 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Changes per second while serving: new, edited, deleted messages, occupants.") var live = 0.0
 
     @Option(help: "Write the truth dump (JSON Lines) here on start, on SIGUSR1 and on exit.") var dumpTruth: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Give each file's SHA-256 in truth dumps (about a second per GB of files to compute).")
+    var blobDigests = true
     @Flag(help: "Log every request (to standard error).") var verbose = false
 
     var emulatorConfiguration: EmulatorConfiguration {
@@ -87,6 +97,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.storageURLTTL = storageUrlTtl
         configuration.liveRate = live
         configuration.truthDumpPath = dumpTruth
+        configuration.blobDigests = blobDigests
         return configuration
     }
 
