@@ -170,6 +170,7 @@ let package = Package(
             name: "QuickBloxEmulator",
             dependencies: [
                 "QuickBlox",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -211,6 +212,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QuickBloxEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

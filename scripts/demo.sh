@@ -114,7 +114,7 @@ step "Ground truth: /_emulator/stats and the truth dump ($DEMO_DIR/truth.jsonl)"
 curl -sS "$BASE/_emulator/stats"; echo
 kill -TERM $EMULATOR_PID; wait $EMULATOR_PID 2>/dev/null || true
 trap - EXIT
-for kind in user dialog message revision deletion; do
+for kind in user dialog message revision deletion blob; do
   printf '%-9s %s\n' "$kind" "$(grep -c "\"kind\":\"$kind\"" "$DEMO_DIR/truth.jsonl" || true)"
 done
 

@@ -36,10 +36,12 @@ extension DataGenerator {
     static let publicNames: [String] = ["Public lobby", "Announcements", "Marketplace", "Help & Support", "Off-topic"]
 
     static let attachmentKinds: [(type: String, ext: String, contentType: String, size: ClosedRange<Int>)] = [
-        ("image", "jpg", "image/jpeg", 20_000...4_000_000),
-        ("video", "mp4", "video/mp4", 500_000...80_000_000),
-        ("audio", "m4a", "audio/mp4", 10_000...3_000_000),
-        ("file", "pdf", "application/pdf", 5_000...12_000_000),
+        // Sizes as chat apps send them (compressed photos, short clips, voice notes, documents);
+        // the rare large files come from --large-file-rate.
+        ("image", "jpg", "image/jpeg", 20_000...900_000),
+        ("video", "mp4", "video/mp4", 300_000...6_000_000),
+        ("audio", "m4a", "audio/mp4", 5_000...600_000),
+        ("file", "pdf", "application/pdf", 5_000...2_500_000),
         ("location", "", "", 0...0),
     ]
 }

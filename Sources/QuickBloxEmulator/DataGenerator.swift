@@ -204,6 +204,10 @@ struct DataGenerator {
             name: "\(kind.type)_\(uid.prefix(6)).\(kind.ext)", size: Int.random(in: kind.size, using: &random),
             extra: ["content-type": .string(kind.contentType)])
         if random.chance(0.2) { attachment.url = "https://files.example.com/blobs/\(uid)" }
+        // Decided by a hash of the uid, not the generator, so the rate changes no other data.
+        if BlobContent.isLarge(seed: configuration.seed, uid: uid, rate: configuration.largeFileRate) {
+            attachment.size = BlobContent.largeSize(seed: configuration.seed, uid: uid)
+        }
         return attachment
     }
 

@@ -6,22 +6,32 @@ import QuickBlox
 extension Emulator {
     /// Test hooks outside QuickBlox's namespace, never subject to injected faults.
     ///
-    /// - `GET /_emulator/truth`: the truth dump as JSON Lines.
-    /// - `GET /_emulator/stats`: requests served per endpoint and faults injected.
+    /// - `GET /_emulator/truth`: the truth dump as JSON Lines (`?digests=0` or `1` overrides
+    ///   `--no-blob-digests`).
+    /// - `GET /_emulator/stats`: requests served per endpoint, faults injected, downloads served.
     /// - `POST /_emulator/expire-tokens`: ends every session (the next request gets 401).
     /// - `POST /_emulator/live?count=N`: applies N live changes now.
     func registerAdmin(on router: Router<EmulatorContext>) {
         let store = store
         let faults = faults
-        router.get("/_emulator/truth") { _, _ -> Response in
+        let downloads = downloads
+        let seed = configuration.seed
+        let digestsByDefault = configuration.blobDigests
+        router.get("/_emulator/truth") { request, _ -> Response in
             let snapshot = await store.snapshot()
+            let digests =
+                switch request.uri.queryParameters["digests"] {
+                case "0": false
+                case "1": true
+                default: digestsByDefault
+                }
             var headers = HTTPFields()
             headers[.contentType] = "application/x-ndjson; charset=utf-8"
             return Response(
                 status: .ok, headers: headers,
                 body: ResponseBody { writer in
                     var buffer = ByteBuffer()
-                    for line in TruthDump.lines(of: snapshot) {
+                    for line in TruthDump.lines(of: snapshot, seed: seed, digests: digests) {
                         buffer.writeBytes(line)
                         buffer.writeInteger(UInt8(0x0A))
                         if buffer.readableBytes >= 64 * 1024 {
@@ -45,6 +55,8 @@ extension Emulator {
                 "messages": .int(snapshot.messageKeys.count),
                 "revisions": .int(snapshot.revisions.count),
                 "deletions": .int(snapshot.deletions.count),
+                "blobs": .int(snapshot.blobs.count),
+                "downloads": await downloads.json,
             ]
             return EmulatorResponse.json(json)
         }

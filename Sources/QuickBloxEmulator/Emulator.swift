@@ -10,6 +10,7 @@ public struct Emulator: Sendable {
     public let configuration: EmulatorConfiguration
     let store: EmulatorStore
     let faults: FaultInjector
+    let downloads = DownloadStatistics()
 
     /// Generates the seeded data (or loads `--fixture`) and prepares the server.
     public init(configuration: EmulatorConfiguration) throws {
@@ -38,11 +39,13 @@ public struct Emulator: Sendable {
         try check((0...65535).contains(configuration.port), "--port must be 0...65535")
         for (name, rate) in [
             ("--fail-rate", configuration.failRate), ("--reset-rate", configuration.resetRate),
-            ("--truncate-rate", configuration.truncateRate),
+            ("--truncate-rate", configuration.truncateRate), ("--bad-length-rate", configuration.badLengthRate),
+            ("--large-file-rate", configuration.largeFileRate), ("--public-blob-rate", configuration.publicBlobRate),
         ] {
             try check((0...1).contains(rate), "\(name) is a probability from 0 to 1 (got \(rate))")
         }
         try check(configuration.liveRate >= 0, "--live must not be negative")
+        try check(configuration.storageURLTTL >= 0, "--storage-url-ttl must not be negative")
         try check(configuration.rateLimit >= 0, "--rate-limit must not be negative")
         try check(
             configuration.latencyMilliseconds >= 0 && configuration.jitterMilliseconds >= 0,
@@ -58,7 +61,10 @@ public struct Emulator: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         registerAdmin(on: router)
         let quickblox = router.group().add(middleware: FaultMiddleware(faults: faults))
-        EmulatorRoutes(store: store, configuration: configuration).register(on: quickblox)
+        let routes = EmulatorRoutes(store: store, configuration: configuration)
+        routes.register(on: quickblox)
+        ContentRoutes(routes: routes, signer: StorageSigner(configuration: configuration), statistics: downloads)
+            .register(on: quickblox)
         var services: [any Service] = []
         if configuration.liveRate > 0 { services.append(LiveChanges(store: store, rate: configuration.liveRate)) }
         return Application(
@@ -83,12 +89,15 @@ public struct Emulator: Sendable {
 
     /// Writes the truth dump to `path` (atomically).
     public func writeTruth(to path: String) async throws {
-        try TruthDump.write(await store.snapshot(), to: path)
+        try TruthDump.write(
+            await store.snapshot(), seed: configuration.seed, digests: configuration.blobDigests, to: path)
     }
 
     /// The truth dump as text (for tests and small data sets).
     public func truthLines() async -> [String] {
-        TruthDump.lines(of: await store.snapshot()).map { String(decoding: $0, as: UTF8.self) }
+        TruthDump.lines(of: await store.snapshot(), seed: configuration.seed, digests: configuration.blobDigests).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// Serves until SIGTERM or SIGINT. Writes the truth dump on start, on SIGUSR1 and on exit, and

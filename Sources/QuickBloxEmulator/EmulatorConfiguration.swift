@@ -37,8 +37,22 @@ public struct EmulatorConfiguration: Sendable {
     public var resetRate = 0.0
     /// Probability of cutting the body short mid-JSON.
     public var truncateRate = 0.0
+    /// Probability that a response with a body declares a `Content-Length` larger than the body
+    /// it sends in full (then the connection closes).
+    public var badLengthRate = 0.0
     /// Changes per second made while serving: new, edited and deleted messages, occupant changes.
     public var liveRate = 0.0
+
+    /// Fraction of seeded and live attachments whose file is 20 to 50 MB.
+    public var largeFileRate = 0.005
+    /// Fraction of seeded and live blobs that are public (downloadable without a token).
+    public var publicBlobRate = 0.1
+    /// Seconds a storage URL from a download redirect stays valid (fractions allowed).
+    public var storageURLTTL: Double = 60
+
+    /// Whether truth dumps give each blob's SHA-256, computed from its bytes as the dump is
+    /// written (about a second per gigabyte of files); without, `sha256` is `null`.
+    public var blobDigests = true
 
     /// Written on start, on SIGUSR1 and on exit.
     public var truthDumpPath: String?

@@ -43,6 +43,8 @@ struct EmulatorState: Sendable {
     var messageKeys: [String: MessageKey] = [:]
     var revisions: [Revision] = []
     var deletions: [Deletion] = []
+    /// The Content module's files, one per attachment that names a file.
+    var blobs = BlobIndex()
 
     var sortedUserIDs: [Int] { users.keys.sorted() }
 

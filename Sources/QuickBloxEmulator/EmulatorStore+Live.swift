@@ -30,6 +30,7 @@ extension EmulatorStore {
                 readIDs: [sender], deliveredIDs: [sender], createdAt: now, updatedAt: now, read: 0)
             if generator.random.chance(0.08) { message.attachments = [generator.makeAttachment()] }
             state.insert(message)
+            state.blobs.register(message, policy: blobPolicy, seeded: true)
             state.dialogs[dialogID]?.dialog.updatedAt = now
             return "message"
         case ..<0.85:

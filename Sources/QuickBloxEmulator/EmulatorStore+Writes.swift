@@ -116,6 +116,7 @@ extension EmulatorStore {
             senderID: user, recipientID: recipient, attachments: attachments, readIDs: [user], deliveredIDs: [user],
             createdAt: now, updatedAt: now, read: 0, extra: extra)
         state.insert(message)
+        state.blobs.register(message, policy: blobPolicy, seeded: false)
         stored = state.dialogs[dialogID]!
         stored.dialog.updatedAt = now
         state.dialogs[dialogID] = stored

@@ -24,14 +24,40 @@ actor EmulatorStore {
     var ids: ObjectIDGenerator
     /// Draws live changes; seeded apart from the data so the same seed gives the same sequence.
     var liveGenerator: DataGenerator
+    let blobPolicy: BlobIndex.Policy
 
     init(configuration: EmulatorConfiguration, state: EmulatorState) {
         self.configuration = configuration
+        blobPolicy = BlobIndex.Policy(seed: configuration.seed, publicRate: configuration.publicBlobRate)
+        var state = state
+        Self.indexBlobs(&state, policy: blobPolicy)
         self.state = state
         ids = ObjectIDGenerator(random: SeededRandom(seed: configuration.seed, stream: 3))
         liveGenerator = DataGenerator(configuration: configuration)
         liveGenerator.random = SeededRandom(seed: configuration.seed, stream: 4)
     }
+
+    /// Registers the blobs of every message already in `state` (generated or loaded), in dump
+    /// order so that ids handed out are the same in every run; a fixture's `blob` lines, already
+    /// in the index, keep their fields.
+    static func indexBlobs(_ state: inout EmulatorState, policy: BlobIndex.Policy) {
+        for dialog in state.sortedDialogs {
+            for message in state.messages[dialog.id] ?? [] where !message.attachments.isEmpty {
+                state.blobs.register(message, policy: policy, seeded: true)
+            }
+        }
+        for deletion in state.deletions where deletion.kind == "message" {
+            if let message = try? Message(json: deletion.record), !message.attachments.isEmpty {
+                state.blobs.register(message, policy: policy, seeded: true)
+            }
+        }
+    }
+
+    /// The blob with this uid.
+    func blob(uid: String) -> Blob? { state.blobs.blob(uid: uid) }
+
+    /// The blob with this id.
+    func blob(id: Int) -> Blob? { state.blobs.blob(id: id) }
 
     /// A copy of the whole state, for truth dumps (copy-on-write makes it cheap).
     func snapshot() -> EmulatorState { state }

@@ -13,10 +13,14 @@ actor FaultInjector {
         var failure: HTTPResponse.Status?
         var reset = false
         var truncate = false
+        var badLength = false
     }
 
     let configuration: EmulatorConfiguration
     private var random: SeededRandom
+    /// Draws the bad-length fault, apart from `random` so that the older faults keep the sequence
+    /// they had before it existed.
+    private var lengthRandom: SeededRandom
     private var tokens: Double
     private var lastRefill: ContinuousClock.Instant
     private(set) var requests: [String: Int] = [:]
@@ -25,6 +29,7 @@ actor FaultInjector {
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
         random = SeededRandom(seed: configuration.seed, stream: 5)
+        lengthRandom = SeededRandom(seed: configuration.seed, stream: 7)
         tokens = Double(configuration.rateLimit)
         lastRefill = .now
     }
@@ -39,6 +44,7 @@ actor FaultInjector {
         let failKind = Int.random(in: 0..<3, using: &random)
         let resetRoll = Double.random(in: 0..<1, using: &random)
         let truncateRoll = Double.random(in: 0..<1, using: &random)
+        let badLengthRoll = Double.random(in: 0..<1, using: &lengthRandom)
         decision.latencyMilliseconds = configuration.latencyMilliseconds + jitter
         if configuration.rateLimit > 0 {
             let now = ContinuousClock.now
@@ -59,6 +65,9 @@ actor FaultInjector {
         } else if truncateRoll < configuration.truncateRate {
             decision.truncate = true
             count("truncate")
+        } else if badLengthRoll < configuration.badLengthRate {
+            decision.badLength = true
+            count("bad_length")
         }
         return decision
     }

@@ -3,8 +3,8 @@ import Hummingbird
 import NIOCore
 import QuickBlox
 
-/// Injects the configured faults into QuickBlox endpoints: latency, 429, 5xx, dropped connections
-/// and bodies cut short mid-JSON.
+/// Injects the configured faults into QuickBlox endpoints and storage downloads: latency, 429,
+/// 5xx, dropped connections, bodies cut short, and a `Content-Length` larger than the body.
 struct FaultMiddleware: RouterMiddleware {
     typealias Context = EmulatorContext
     let faults: FaultInjector
@@ -30,8 +30,23 @@ struct FaultMiddleware: RouterMiddleware {
             throw InjectedFault.reset
         }
         let response = try await next(request, context)
-        guard decision.truncate else { return response }
-        return truncated(response)
+        if decision.truncate { return truncated(response) }
+        if decision.badLength { return misstated(response) }
+        return response
+    }
+
+    /// The whole body, but a `Content-Length` half as large again, then the connection closes:
+    /// the client gets every byte and still falls short of what it was promised.
+    private func misstated(_ response: Response) -> Response {
+        var response = response
+        let body = response.body
+        guard let length = body.contentLength, length > 0 else { return response }
+        response.body = ResponseBody(contentLength: length) { writer in
+            try await body.write(ClosingWriter(parent: writer))
+        }
+        // After the body: assigning a body resets the header to the body's length.
+        response.headers[.contentLength] = String(length + max(1, length / 2))
+        return response
     }
 
     /// The same head (with the full `Content-Length`), but only half the body, then the connection closes.
@@ -51,6 +66,7 @@ struct FaultMiddleware: RouterMiddleware {
 enum InjectedFault: Error {
     case reset
     case truncated
+    case badLength
 }
 
 /// Passes bytes through until `remaining` run out, then fails so the server drops the connection.
@@ -71,5 +87,16 @@ struct TruncatingWriter: ResponseBodyWriter {
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
         throw InjectedFault.truncated
+    }
+}
+
+/// Passes every byte through, then fails instead of finishing so the server drops the connection.
+struct ClosingWriter: ResponseBodyWriter {
+    var parent: any ResponseBodyWriter
+
+    mutating func write(_ buffer: ByteBuffer) async throws { try await parent.write(buffer) }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        throw InjectedFault.badLength
     }
 }

@@ -9,19 +9,30 @@ struct EmulatorCommand: AsyncParsableCommand {
         commandName: "emulator",
         abstract: "Serve a QuickBlox-compatible REST API with seeded chat data.",
         discussion: """
-            Prints `listening on http://HOST:PORT` once ready, then serves until SIGTERM or Ctrl-C.
+            Prints `listening on http://HOST:PORT` once ready, then serves until
+            SIGTERM or Ctrl-C.
 
-            Seeded users are user1 ... userN (ids 100001 ...), each with password passwordN, so a
-            user session can be made:  user[login]=user1  user[password]=password1.
-            With --api-key K, requests may instead send `Authorization: ApiKey K` and
-            `On-Behalf-Of: USER_ID`.
+            Seeded users are user1 ... userN (ids 100001 ...), each with password
+            passwordN, so a user session can be made:
+              user[login]=user1  user[password]=password1
+            With --api-key K, requests may instead send `Authorization: ApiKey K`
+            and `On-Behalf-Of: USER_ID`.
 
-            Ground truth for tests: GET /_emulator/truth (JSON Lines), or --dump-truth FILE, which
-            is written on start, on SIGUSR1 and on exit.
+            Attachments are files of the Content API: GET /blobs/{id}.json
+            describes one; GET /blobs/{uid}/download (or /blobs/{uid}) redirects
+            (302) to a signed storage URL on the emulator, valid for
+            --storage-url-ttl seconds, that serves bytes derived from the seed and
+            the uid. Fault flags apply to downloads too.
+
+            Ground truth for tests: GET /_emulator/truth (JSON Lines), or
+            --dump-truth FILE, written on start, on SIGUSR1 and on exit. Its `blob`
+            lines give each file's SHA-256.
 
             Examples:
               qbarchive emulator --port 0 --seed 7 --messages 1000000
-              qbarchive emulator --api-key demo-key --fail-rate 0.05 --rate-limit 80 --live 5
+              qbarchive emulator --api-key demo-key --fail-rate 0.05 --live 5
+              qbarchive emulator --truncate-rate 0.1 --bad-length-rate 0.1 \\
+                --large-file-rate 0.05 --storage-url-ttl 5
             """
     )
 
@@ -45,10 +56,18 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) of answering 500, 502 or 503.") var failRate = 0.0
     @Option(help: "Requests per second before 429 Too Many Requests (0: no limit).") var rateLimit = 0
     @Option(help: "Probability (0-1) of dropping the connection without an answer.") var resetRate = 0.0
-    @Option(help: "Probability (0-1) of cutting the body short mid-JSON.") var truncateRate = 0.0
+    @Option(help: "Probability (0-1) of cutting the body short mid-JSON or mid-file.") var truncateRate = 0.0
+    @Option(help: "Probability (0-1) of a Content-Length larger than the whole body sent.") var badLengthRate = 0.0
+    @Option(help: "Fraction (0-1) of attachments that are 20-50 MB files.") var largeFileRate = 0.005
+    @Option(help: "Fraction (0-1) of seeded attachments that download without a token.") var publicBlobRate = 0.1
+    @Option(help: "Seconds a download's storage URL stays valid.") var storageUrlTtl: Double = 60
     @Option(help: "Changes per second while serving: new, edited, deleted messages, occupants.") var live = 0.0
 
     @Option(help: "Write the truth dump (JSON Lines) here on start, on SIGUSR1 and on exit.") var dumpTruth: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Give each file's SHA-256 in truth dumps (about a second per GB of files to compute).")
+    var blobDigests = true
     @Flag(help: "Log every request (to standard error).") var verbose = false
 
     var emulatorConfiguration: EmulatorConfiguration {
@@ -72,8 +91,13 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.rateLimit = rateLimit
         configuration.resetRate = resetRate
         configuration.truncateRate = truncateRate
+        configuration.badLengthRate = badLengthRate
+        configuration.largeFileRate = largeFileRate
+        configuration.publicBlobRate = publicBlobRate
+        configuration.storageURLTTL = storageUrlTtl
         configuration.liveRate = live
         configuration.truthDumpPath = dumpTruth
+        configuration.blobDigests = blobDigests
         return configuration
     }
 

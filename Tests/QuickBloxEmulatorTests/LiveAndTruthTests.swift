@@ -71,7 +71,7 @@ struct LiveAndTruthTests {
         }
     }
 
-    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions and deletions")
+    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions, deletions, blobs")
     func truthEndpoint() async throws {
         try await EmulatorHarness.run { harness in
             let response = try await harness.request(.get, "/_emulator/truth")
@@ -79,7 +79,7 @@ struct LiveAndTruthTests {
             let lines = response.text.split(separator: "\n").map(String.init)
             #expect(lines == (await harness.emulator.truthLines()))
             let kinds = try lines.map { try JSONValue(parsing: $0)["kind"]?.stringValue ?? "" }
-            let order = ["user", "dialog", "message", "revision", "deletion"]
+            let order = ["user", "dialog", "message", "revision", "deletion", "blob"]
             #expect(kinds == kinds.sorted { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! })
             #expect(kinds.filter { $0 == "user" }.count == 8)
             #expect(kinds.filter { $0 == "dialog" }.count == 20)

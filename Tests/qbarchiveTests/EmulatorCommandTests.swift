@@ -17,7 +17,8 @@ struct EmulatorCommandTests {
         for flag in [
             "--host", "--port", "--seed", "--users", "--dialogs", "--messages", "--fixture", "--app-id", "--auth-key",
             "--auth-secret", "--api-key", "--max-limit", "--token-ttl", "--latency-ms", "--jitter-ms", "--fail-rate",
-            "--rate-limit", "--reset-rate", "--truncate-rate", "--live", "--dump-truth",
+            "--rate-limit", "--reset-rate", "--truncate-rate", "--bad-length-rate", "--large-file-rate",
+            "--public-blob-rate", "--storage-url-ttl", "--live", "--dump-truth",
         ] {
             #expect(emulator.stdout.contains(flag), "help lists \(flag)")
         }
@@ -61,7 +62,9 @@ struct EmulatorCommandTests {
         let match = try #require(line.wholeMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/))
         let port = try #require(Int(match.1))
         let initial = try String(contentsOfFile: dump, encoding: .utf8).split(separator: "\n")
-        let records = initial.filter { !$0.hasPrefix("{\"kind\":\"revision\"") }
+        let records = initial.filter {
+            !$0.hasPrefix("{\"kind\":\"revision\"") && !$0.hasPrefix("{\"kind\":\"blob\"")
+        }
         #expect(records.count == 5 + 6 + 300)
 
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(10)))
