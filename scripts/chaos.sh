@@ -210,7 +210,7 @@ live_case() { # rate, extra emulator flags
   shift
   if over_budget; then row "Faults at rising rates" "--live $rate" "—" "" "NOT RUN" "time budget spent"; return; fi
   mkdir -p "$dir"
-  emu_start $(data) --live "$rate" --dump-truth "$dir/truth.jsonl" "$@"
+  emu_start $(data) --live "$rate" --dump-truth "$dir/dump.jsonl" "$@"
   CODES="" CRASHED=0
   for i in 1 2 3 4; do
     rc=0
@@ -218,9 +218,17 @@ live_case() { # rate, extra emulator flags
     CODES+="$rc "
     [ $rc -lt 124 ] || CRASHED=1
   done
-  local faults
+  local faults stop_rc=0 dumped=no
   faults=$(emu_faults)
-  emu_stop
+  # The truth the archive must reach, taken with no crawl running; then SIGTERM, which must end the
+  # emulator with exit 0 and a fresh exit dump at --dump-truth (docs/emulator.md).
+  cp "$dir/dump.jsonl" "$dir/start.jsonl"
+  truth "$dir/truth.jsonl"
+  kill -TERM "$EMU_PID" 2>/dev/null || true
+  wait "$EMU_PID" 2>/dev/null || stop_rc=$?
+  cmp -s "$dir/start.jsonl" "$dir/dump.jsonl" || dumped=yes
+  STOP_NOTE="SIGTERM: exit $stop_rc, exit dump written: $dumped$( [ $stop_rc = 0 ] || echo " ($(grep -v '^\s*$' "$WORK/emu$EMU_N.err" | tail -n 1 | cut -c1-60))")"
+  STOP_OK=$([ $stop_rc = 0 ] && [ $dumped = yes ] && echo 1 || echo 0)
   changes=$(python3 - "$dir/truth.jsonl" "$MESSAGES" <<'PY'
 import json, sys
 kinds = {}
@@ -228,7 +236,7 @@ for line in open(sys.argv[1]):
     kind = json.loads(line)["kind"]
     kinds[kind] = kinds.get(kind, 0) + 1
 new = kinds.get("message", 0) + kinds.get("deletion", 0) - int(sys.argv[2])
-print(f"{new} new, {kinds.get('deletion', 0)} deleted messages")
+print(f"{new} new messages, {kinds.get('revision', 0)} edits, {kinds.get('deletion', 0)} deletions in all")
 PY
 )
   emu_start --fixture "$dir/truth.jsonl"
@@ -238,6 +246,8 @@ PY
   [ $CRASHED = 0 ] || ok=0
   row "Faults at rising rates" "--live $rate changes/s during 4 crawls (one --reconcile)${1:+, }$*" "$changes" \
     "crawl exit codes: ${CODES% } (last crawls against the frozen truth); $CMP" "$(verdict $ok)" "faults: ${faults#* }"
+  row "Faults at rising rates" "the --live $rate emulator stopped with SIGTERM" 1 \
+    "exit 0 and the exit truth dump written (docs/emulator.md): $STOP_NOTE" "$(verdict "$STOP_OK")"
   rm -rf "$dir"
 }
 if want live; then
