@@ -4,7 +4,7 @@ SWIFT        ?= swift
 APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip
 DEMO_DIR     ?= demo
 
-.PHONY: help deps build release test lint format demo bench bench-quick bench-tools browser-test serve-demo clean
+.PHONY: help deps build release test lint format demo bench bench-quick bench-tools chaos browser-test serve-demo clean
 
 help:
 	@echo "make demo    install what is missing, build, start the emulator with seeded data and show it working"
@@ -12,6 +12,7 @@ help:
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make bench   release build, then benchmarks beside peers written to docs/performance.md (~30 min)"
 	@echo "make bench-quick  the same on 100,000 messages in under 2 minutes (.build/bench-quick.md)"
+	@echo "make chaos   faults, kill -9, locks, full/read-only disk, hostile input vs the emulator's truth → docs/reliability.md (~6 min)"
 	@echo "make browser-test  headless Chromium loads the web UI, searches, opens a transcript (CI runs it)"
 	@echo "make serve-demo    the web UI over the demo archive (after make demo)"
 	@echo "make format  rewrite sources with swift format"
@@ -62,6 +63,11 @@ bench: release bench-tools
 bench-quick: release bench-tools
 	PATH="$$PATH:$$HOME/.local/bin" QUICK=1 QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive \
 	  scripts/bench.sh
+
+# The fault-injection suite: bounded (BUDGET=540 s), loopback only; writes docs/reliability.md.
+chaos: release
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) python3 strace"
+	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/chaos.sh
 
 # Headless Chromium against the real service; installs Debian's chromium when missing.
 browser-test: deps

@@ -129,6 +129,12 @@ public struct BundleExport: Sendable {
                 try stage.read(file.path) { chunk throws(ContainerError) in try writer.write(chunk) }
             }
             try writer.finish()
+            // An earlier export's checksum file must not outlive the bundle it describes: it goes first, so
+            // a crash or error between the two renames leaves a whole bundle without a checksum file (which
+            // verifies) rather than beside the wrong one (which fails verification and sha256sum -c).
+            if unlink(path + ".sha256") != 0, errno != ENOENT {
+                throw ExportError.cannotWrite(path: path + ".sha256", reason: String(cString: strerror(errno)))
+            }
             let digest = try output.commit()
             let sidecar = try OutputFile(path: path + ".sha256")
             try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")

@@ -133,7 +133,9 @@ struct LiveChanges: Service {
         let interval = Duration.nanoseconds(Int64(1e9 / rate))
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await Task.sleep(for: interval)
+                // Shutdown cancels the sleep: that is the end of the service, not an error (a thrown
+                // CancellationError made the emulator exit 1 without writing its exit truth dump).
+                do { try await Task.sleep(for: interval) } catch { return }
                 await store.applyLiveChange(now: Int(Date().timeIntervalSince1970))
             }
         }

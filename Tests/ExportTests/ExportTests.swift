@@ -176,6 +176,29 @@ struct ExportTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// A new bundle over an earlier one must never sit beside the earlier one's checksum file: if the
+    /// export stops between the bundle's rename and its checksum file's (here the checksum file cannot be
+    /// created; in the chaos suite a SIGKILL at that instant), `verify` and `sha256sum -c` must still pass.
+    @Test func aStoppedExportLeavesNoStaleChecksumBesideTheNewBundle() async throws {
+        let fixture = try await ExportFixture.make(messages: 300, dialogs: 4, changes: 20)
+        defer { fixture.remove() }
+        let path = fixture.path("case.tar.gz")
+        let some = try ExportSelection(whereText: "deleted = true", dialogID: nil, since: nil, until: nil, now: 0)
+        _ = try BundleExport(selection: some, container: .tarGz, toolVersion: Self.version)
+            .run(archive: fixture.archive, to: path)
+        #expect(try BundleVerifier().verify(path: path).sidecarChecked)
+        // The checksum file's temporary name is taken by a directory, so it cannot be written.
+        let blocker = fixture.path(".case.tar.gz.sha256.partial-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
+        #expect(throws: ExportError.self) {
+            _ = try BundleExport(selection: everything, container: .tarGz, toolVersion: Self.version)
+                .run(archive: fixture.archive, to: path)
+        }
+        let report = try BundleVerifier().verify(path: path)
+        #expect(report.canonical && !report.sidecarChecked)
+    }
+
     // MARK: helpers
 
     static func sha256(_ data: Data) -> String {

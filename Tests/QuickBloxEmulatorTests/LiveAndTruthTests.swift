@@ -3,8 +3,9 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import QuickBlox
-import QuickBloxEmulator
 import Testing
+
+@testable import QuickBloxEmulator
 
 @Suite("Live changes and the truth dump")
 struct LiveAndTruthTests {
@@ -71,7 +72,21 @@ struct LiveAndTruthTests {
         }
     }
 
+<<<<<<< HEAD
     @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions, deletions, blobs")
+=======
+    @Test("--live ends quietly when shut down, so the emulator exits 0 and writes its exit truth dump")
+    func liveServiceStopsWithoutError() async throws {
+        let emulator = try Emulator(configuration: EmulatorHarness.configuration())
+        let live = LiveChanges(store: emulator.store, rate: 1000)
+        let task = Task { try await live.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: Never.self) { try await task.value }
+    }
+
+    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions and deletions")
+>>>>>>> chaos
     func truthEndpoint() async throws {
         try await EmulatorHarness.run { harness in
             let response = try await harness.request(.get, "/_emulator/truth")
