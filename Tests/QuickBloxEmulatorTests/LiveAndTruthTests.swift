@@ -72,9 +72,6 @@ struct LiveAndTruthTests {
         }
     }
 
-<<<<<<< HEAD
-    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions, deletions, blobs")
-=======
     @Test("--live ends quietly when shut down, so the emulator exits 0 and writes its exit truth dump")
     func liveServiceStopsWithoutError() async throws {
         let emulator = try Emulator(configuration: EmulatorHarness.configuration())
@@ -85,8 +82,7 @@ struct LiveAndTruthTests {
         await #expect(throws: Never.self) { try await task.value }
     }
 
-    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions and deletions")
->>>>>>> chaos
+    @Test("GET /_emulator/truth is the dump: users, dialogs, messages in order, then revisions, deletions, blobs")
     func truthEndpoint() async throws {
         try await EmulatorHarness.run { harness in
             let response = try await harness.request(.get, "/_emulator/truth")
