@@ -17,6 +17,12 @@ struct MessageContent {
     let contentHash: Data
 
     init(message: Message, raw: JSONValue) {
+        var message = message
+        // SQLite's C API ends bound text at a U+0000, which would hide whatever a sender put after one
+        // from search and exports; it is stored as U+FFFD instead (the raw record keeps the original).
+        if let text = message.text, text.contains("\u{0}") {
+            message.text = text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+        }
         self.message = message
         self.raw = raw.jsonString
         let attachmentsJSON = JSONValue.array(message.attachments.map(\.json))

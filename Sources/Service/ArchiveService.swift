@@ -30,7 +30,15 @@ public struct ArchiveService: Sendable {
     public init(configuration: ServiceConfiguration) async throws {
         try configuration.validate()
         self.configuration = configuration
-        let writer = try Archive.open(at: configuration.archivePath)
+        let writer: Archive
+        do {
+            writer = try Archive.open(at: configuration.archivePath)
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw ServiceSetupError.auditUnavailable(
+                path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        }
         archive = try Archive.openReadOnly(at: configuration.archivePath)
         audit = AuditTrail(archive: writer)
         sessions = SessionStore(lifetime: configuration.sessionLifetime)

@@ -96,8 +96,16 @@ struct ExportCommand: AsyncParsableCommand {
         let store: Archive
         do {
             store = try Archive.open(at: archive)
-        } catch {
+        } catch let error as ArchiveError {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+        } catch {
+            // The archive exists but cannot be opened for writing (read-only media or permissions): export
+            // from a read-only handle; the audit entry then cannot be recorded, which the report says.
+            do {
+                store = try Archive.openReadOnly(at: archive)
+            } catch {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+            }
         }
         let path = try outputPath()
         let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1 && !json && path != "-")

@@ -30,6 +30,11 @@ struct QBArchive: AsyncParsableCommand {
     /// Runs the command, mapping usage errors to exit code 2 (argument-parser's default is 64)
     /// so that every qbarchive command reports a bad flag the same way.
     static func main() async {
+        if let bad = firstInvalidArgument() {
+            FileHandle.standardError.write(
+                Data("error: argument \(bad) is not valid UTF-8; qbarchive will not guess at its text\n".utf8))
+            Foundation.exit(ExitCode.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -47,6 +52,21 @@ struct QBArchive: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension QBArchive {
+    /// The position (1-based) of the first command-line argument whose bytes are not UTF-8.
+    ///
+    /// Swift decodes arguments with replacement characters, so `search $'caf\xe9'` would search for
+    /// "caf\u{FFFD}" and report no results; a query that cannot be read is a usage error instead.
+    static func firstInvalidArgument() -> Int? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+            if String(validating: bytes, as: UTF8.self) == nil { return index }
+        }
+        return nil
     }
 }
 

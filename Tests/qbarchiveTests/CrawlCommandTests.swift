@@ -120,6 +120,14 @@ struct CrawlCommandTests {
             let unreadable = try await CommandRunner.run(
                 ["crawl", "--archive", archive + ".bad"], environment: environment)
             #expect(unreadable.status == 10)
+
+            // A lock file that cannot be created (here: no such directory; in production, a read-only
+            // filesystem) is an unwritable archive, 10 — not "locked by another crawl", 11.
+            let unwritable = try await CommandRunner.run(
+                ["crawl", "--archive", directory.appendingPathComponent("missing/c.sqlite").path],
+                environment: environment)
+            #expect(unwritable.status == 10)
+            #expect(unwritable.stderr.contains("cannot open the lock file"))
         }
     }
 

@@ -9,24 +9,30 @@ extension Archive {
     ///   never an empty result), or a database error.
     public func search(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> [SearchHit] {
         try await pool.read { db in
-            let statement = try Self.searchStatement(query, options: options, db: db)
-            return try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.arguments))
-                .map(Self.searchHit(row:))
+            try Self.limitingComplexity(of: query) {
+                let statement = try Self.searchStatement(query, options: options, db: db)
+                return try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.arguments))
+                    .map(Self.searchHit(row:))
+            }
         }
     }
 
     /// How many messages match a query.
     public func count(_ query: Query) async throws -> Int {
         try await pool.read { db in
-            if let hits = SearchCompiler().fullTextRowids(query.root) {
+            try Self.limitingComplexity(of: query) {
+                if let hits = SearchCompiler().fullTextRowids(query.root) {
+                    return try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM (\(hits.sql))", arguments: StatementArguments(hits.arguments))
+                        ?? 0
+                }
+                let condition = try Self.condition(query, db: db)
                 return try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM (\(hits.sql))", arguments: StatementArguments(hits.arguments)) ?? 0
+                    db,
+                    sql:
+                        "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition.sql)",
+                    arguments: StatementArguments(condition.arguments)) ?? 0
             }
-            let condition = try Self.condition(query, db: db)
-            return try Int.fetchOne(
-                db,
-                sql: "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition.sql)",
-                arguments: StatementArguments(condition.arguments)) ?? 0
         }
     }
 

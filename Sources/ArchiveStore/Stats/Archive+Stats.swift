@@ -16,17 +16,21 @@ extension Archive {
     /// - Throws: ``QueryError`` when the query names a login no archived user has, or a database error.
     public func statistics(_ request: StatisticsRequest) async throws -> ArchiveStatistics {
         try await pool.read { db in
-            let selection = try StatsSelection(query: request.query, db: db)
-            var statistics = ArchiveStatistics()
-            try Self.readHourly(db, selection, request.bucket, into: &statistics)
-            try Self.readActiveSenders(db, selection, request.bucket, into: &statistics)
-            try Self.readPopulation(db, selection, into: &statistics)
-            statistics.topSenders = try Self.topSenders(db, selection, limit: request.top)
-            statistics.topDialogs = try Self.topDialogs(db, selection, limit: request.top)
-            statistics.replies = try Self.replyTimes(db, selection)
-            statistics.coverage = try Self.coverage(db, selection)
-            return statistics
+            try Self.limitingComplexity(of: request.query) { try Self.statistics(request, db: db) }
         }
+    }
+
+    private static func statistics(_ request: StatisticsRequest, db: Database) throws -> ArchiveStatistics {
+        let selection = try StatsSelection(query: request.query, db: db)
+        var statistics = ArchiveStatistics()
+        try Self.readHourly(db, selection, request.bucket, into: &statistics)
+        try Self.readActiveSenders(db, selection, request.bucket, into: &statistics)
+        try Self.readPopulation(db, selection, into: &statistics)
+        statistics.topSenders = try Self.topSenders(db, selection, limit: request.top)
+        statistics.topDialogs = try Self.topDialogs(db, selection, limit: request.top)
+        statistics.replies = try Self.replyTimes(db, selection)
+        statistics.coverage = try Self.coverage(db, selection)
+        return statistics
     }
 
     /// Totals, volume per bucket, hour-of-week cells and attachment types, from one scan.

@@ -35,7 +35,7 @@ extension ArchiveService {
             try await service.searchJSON(request, context: context)
         }
         api.get("dialogs") { request, context -> Response in
-            let parameters = RequestParameters(request)
+            let parameters = try RequestParameters(request)
             let limit = try parameters.int("limit", default: 100, in: 1...1000)
             let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
             let dialogs = try await service.archive.dialogSummaries(limit: limit, offset: offset)
@@ -75,7 +75,7 @@ extension ArchiveService {
             return JSONResponse.make(out)
         }
         api.get("stats") { request, context -> Response in
-            let parameters = RequestParameters(request)
+            let parameters = try RequestParameters(request)
             let whereText = parameters.string("where")
             let periodText = parameters.string("by") ?? StatsPeriod.day.rawValue
             guard let period = StatsPeriod(rawValue: periodText) else {
@@ -112,7 +112,7 @@ extension ArchiveService {
     }
 
     private func searchJSON(_ request: Request, context: ServiceContext) async throws -> Response {
-        let parameters = RequestParameters(request)
+        let parameters = try RequestParameters(request)
         guard let text = parameters.string("q"), !text.allSatisfy(\.isWhitespace) else {
             throw ServiceError.badRequest("q is required: a query such as refund, from:alice or date in 2024-03")
         }
@@ -150,7 +150,7 @@ extension ArchiveService {
     }
 
     func transcriptPage(dialogID: String, request: Request) async throws -> TranscriptPage {
-        let parameters = RequestParameters(request)
+        let parameters = try RequestParameters(request)
         guard let dialog = try await archive.dialogSummary(id: dialogID) else {
             throw ServiceError.notFound("no archived dialog has id \(dialogID)")
         }

@@ -7,8 +7,14 @@ import Hummingbird
 struct RequestParameters {
     let fields: [String: String]
 
-    init(_ request: Request) {
-        fields = FormEncoding.fields(request.uri.query ?? "")
+    /// - Throws: a 400 naming the parameter whose value is not percent-encoded UTF-8: searching for
+    ///   replacement characters instead would be a wrong answer that looks like "no results".
+    init(_ request: Request) throws {
+        let parsed = FormEncoding.fields(request.uri.query ?? "")
+        if let name = parsed.invalid.first {
+            throw ServiceError.badRequest("\(name) is not valid UTF-8 (percent-encode the UTF-8 bytes of the text)")
+        }
+        fields = parsed.fields
     }
 
     func string(_ name: String) -> String? {

@@ -17,13 +17,13 @@ extension ArchiveService {
         router.get("/login") { request, context -> Response in
             guard service.configuration.token != nil else { return Response.redirect(to: "/search") }
             let view = LoginView(
-                next: Self.safeNext(RequestParameters(request).string("next")), name: "", failed: false)
+                next: Self.safeNext(try RequestParameters(request).string("next")), name: "", failed: false)
             return service.pages.page("login", title: "Log in", view: view, section: "/login")
         }
         router.post("/login") { request, context -> Response in
             guard let token = service.configuration.token else { return Response.redirect(to: "/search") }
             let body = try await request.body.collect(upTo: context.maxUploadSize)
-            let form = FormEncoding.fields(String(buffer: body))
+            let form = FormEncoding.fields(String(buffer: body)).fields
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let next = Self.safeNext(form["next"])
             guard !name.isEmpty, name.count <= 64, TokenCheck(token: token).accepts(form["token"] ?? "") else {

@@ -28,7 +28,7 @@ extension ArchiveService {
         try await audit.record(
             "view", by: context, via: "web",
             ["dialog": .string(id), "offset": .int(page.offset), "around": page.around.map(JSONValue.string) ?? .null])
-        let q = RequestParameters(request).string("q")
+        let q = try RequestParameters(request).string("q")
         let highlighter = q.flatMap { try? parse($0).query }.map(Highlighter.init(query:))
         let base = "/dialogs/" + URLText.encode(id) + "?" + (q.map { "q=" + URLText.encode($0) + "&" } ?? "")
         let dialog = page.dialog

@@ -54,7 +54,7 @@ extension ArchiveService {
     }
 
     private func searchPage(_ request: Request, context: ServiceContext) async throws -> Response {
-        let parameters = RequestParameters(request)
+        let parameters = try RequestParameters(request)
         let text = parameters.string("q") ?? ""
         let sortText = parameters.string("sort") ?? SearchOptions.Sort.newest.rawValue
         let sort = SearchOptions.Sort(rawValue: sortText) ?? .newest
@@ -124,7 +124,7 @@ extension ArchiveService {
     }
 
     private func dialogsPage(_ request: Request, context: ServiceContext) async throws -> Response {
-        let parameters = RequestParameters(request)
+        let parameters = try RequestParameters(request)
         let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
         let pageSize = 100
         let dialogs = try await archive.dialogSummaries(limit: pageSize, offset: offset)
