@@ -64,13 +64,31 @@ public final class Archive: Sendable {
 
     /// Opens an existing archive for reading only, for services that must never write.
     ///
+    /// An archive written by an older qbarchive is first upgraded (its pending migrations applied
+    /// through a read-write connection, then closed) when the file can be written: otherwise a moderator
+    /// who updated qbarchive could not search until the next backup ran. Archived data is never changed.
+    ///
     /// - Throws: the errors of ``open(at:)``, and ``ArchiveError/needsUpgrade(path:)`` when the
-    ///   archive's schema is older than this build's (it cannot be migrated without writing).
+    ///   archive's schema is older than this build's and the file cannot be written to upgrade it.
     public static func openReadOnly(at path: String) throws -> Archive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
-        try probe(path: path, requireComplete: true)
+        do {
+            try probe(path: path, requireComplete: true)
+        } catch ArchiveError.needsUpgrade {
+            do {
+                try open(at: path).close()
+            } catch {
+                throw ArchiveError.needsUpgrade(path: path)
+            }
+            try probe(path: path, requireComplete: true)
+        }
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: true))
         return Archive(path: path, pool: pool, isReadOnly: true)
+    }
+
+    /// Closes the connections now rather than when the last reference goes.
+    func close() throws {
+        try pool.close()
     }
 
     /// The current time in unix seconds, the unit of every timestamp in the archive.

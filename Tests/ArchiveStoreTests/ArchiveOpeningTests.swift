@@ -133,6 +133,22 @@ struct ArchiveOpeningTests {
         #expect(throws: ArchiveError.newerFormat(path: path)) { try Archive.openReadOnly(at: path) }
     }
 
+    /// An archive an older qbarchive wrote (here: v3, before the server-count columns) is upgraded by a
+    /// reader, so searching does not have to wait for the next crawl; its data stays as it was.
+    @Test func aReaderUpgradesAnArchiveFromAnOlderQbarchive() async throws {
+        let fixture = try await ArchiveFixture()
+        try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
+        try await fixture.archive.pool.write { db in
+            try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_count")
+            try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_counted_at")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-server-counts'")
+        }
+        let reader = try Archive.openReadOnly(at: fixture.archive.path)
+        #expect(try await reader.counts().messages == 1)
+        let columns = try await reader.pool.read { db in try db.columns(in: "crawl_state").map(\.name) }
+        #expect(columns.contains("server_count"))
+    }
+
     @Test func createRefusesAnExistingFile() async throws {
         let fixture = try await ArchiveFixture()
         let path = fixture.archive.path
