@@ -1,31 +1,21 @@
+import QuickBlox
+
 /// Calendar arithmetic on unix seconds in UTC: labels and the successor of a period's start.
 ///
 /// Written out rather than through `Calendar` so that results never depend on the machine's time zone
-/// or locale; the day arithmetic is Howard Hinnant's public-domain civil-date algorithm.
+/// or locale; the day arithmetic is `ISO8601`'s (Howard Hinnant's public-domain civil-date algorithm).
 enum UTCCalendar {
     static let day = 86_400
 
     /// Days since 1970-01-01 of a civil date.
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        ISO8601.daysFromCivil(year: year, month: month, day: day)
     }
 
     /// The civil date (year, month, day) of a unix time.
     static func date(_ seconds: Int) -> (year: Int, month: Int, day: Int) {
-        let z = floorDivide(seconds, day) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let d = dayOfYear - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let (year, month, day) = ISO8601.civilFromDays(floorDivide(seconds, Self.day))
+        return (year, month, day)
     }
 
     static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
