@@ -39,6 +39,7 @@ while ! grep -q '^listening on ' "$WORK/out" 2>/dev/null; do
   sleep 0.05
 done
 ready=$(date +%s.%N)
+gen_s=$(echo "$ready - $start" | bc -l | xargs printf '%.1f')
 URL=$(sed -n 's/^listening on //p' "$WORK/out")
 rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$PID/status)
 truth_start=$(date +%s.%N)
@@ -316,7 +317,6 @@ done
 scale_row "$crawl_new" "$ingest_s" "$ingest_rss_mb" "$main_search_p50" "$main_search_rss" "$main_export_s" "$main_export_rss" "$archive_mb"
 scale_rows=$(printf '%s' "$scale_rows" | sort -n | cut -f2-)$'\n'
 
-gen_s=$(echo "$ready - $start" | bc -l | xargs printf '%.1f')
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
 cat >"$OUT" <<MD
 # Performance

@@ -35,6 +35,33 @@ extension Archive {
         }
     }
 
+    /// About how many messages the archive holds, in constant time (the largest rowid: rows are never
+    /// deleted, so it is exact unless a write was rolled back).
+    public func messageCountEstimate() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT MAX(rowid) FROM messages") ?? 0 }
+    }
+
+    /// A value that changes whenever archived data may have: for caches of derived figures.
+    ///
+    /// Read in constant time (the largest rowids and the latest run), unlike ``counts()``, which scans:
+    /// messages and revisions are only ever appended, and every other change (edits of read marks,
+    /// tombstones, users, dialogs) happens inside a crawl run, whose row changes when it starts and ends;
+    /// an import appends messages.
+    public func changeMarker() async throws -> String {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT MAX(rowid) FROM messages), (SELECT MAX(rowid) FROM message_revisions),
+                           (SELECT MAX(rowid) FROM users), (SELECT COUNT(*) FROM dialogs),
+                           (SELECT id || ':' || status || ':' || COALESCE(ended_at, '') FROM runs
+                            ORDER BY id DESC LIMIT 1)
+                    """)
+            return (0..<5).map { index in row.flatMap { $0[index] as DatabaseValue? }?.description ?? "-" }
+                .joined(separator: "/")
+        }
+    }
+
     /// A dialog's messages in `(date_sent, id)` order, the order QuickBlox pages them; tombstoned ones included.
     public func messages(dialogID: String) async throws -> [ArchivedMessage] {
         try await pool.read { db in

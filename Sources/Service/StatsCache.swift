@@ -5,11 +5,11 @@ import QueryLanguage
 /// Keeps computed stats reports until the archive changes: aggregating a million messages takes
 /// seconds, and the dashboard is loaded far more often than a crawl runs.
 ///
-/// The key is the archive's counts (messages, revisions, deletions, dialogs, users, runs), read in
-/// milliseconds; any crawl that changes a figure changes one of them.
+/// The key is the archive's change marker (``Archive/changeMarker()``: the largest rowids and the latest
+/// crawl run, read in constant time), which any change to the archived data moves.
 actor StatsCache {
     private struct Key: Hashable {
-        var counts: ArchiveCounts
+        var marker: String
         var query: String?
         var period: StatsPeriod
         var top: Int
@@ -19,7 +19,8 @@ actor StatsCache {
 
     func report(archive: Archive, options: StatsOptions) async throws -> StatsReport {
         let key = Key(
-            counts: try await archive.counts(), query: options.query?.source, period: options.period, top: options.top)
+            marker: try await archive.changeMarker(), query: options.query?.source, period: options.period,
+            top: options.top)
         if let report = reports[key] { return report }
         let report = try await StatsReport.compute(archive: archive, options: options)
         if reports.count > 32 { reports.removeAll() }

@@ -149,6 +149,24 @@ struct ArchiveOpeningTests {
         #expect(columns.contains("server_count"))
     }
 
+    @Test func theChangeMarkerMovesWithEveryWriteAndOnlyThen() async throws {
+        let fixture = try await ArchiveFixture()
+        let empty = try await fixture.archive.changeMarker()
+        #expect(try await fixture.archive.changeMarker() == empty)
+        try await fixture.write([ArchiveFixture.message(1, text: "one")])
+        let one = try await fixture.archive.changeMarker()
+        #expect(one != empty)
+        try await fixture.write([ArchiveFixture.message(1, text: "one, edited", updatedAt: ArchiveFixture.baseTime + 9)]
+        )
+        let edited = try await fixture.archive.changeMarker()
+        #expect(edited != one)
+        let run = try await fixture.archive.beginRun()
+        let started = try await fixture.archive.changeMarker()
+        #expect(started != edited)
+        _ = run
+        #expect(try await fixture.archive.messageCountEstimate() == 1)
+    }
+
     @Test func createRefusesAnExistingFile() async throws {
         let fixture = try await ArchiveFixture()
         let path = fixture.archive.path

@@ -29,15 +29,15 @@ extension ArchiveService {
 
     /// `/dashboard`: archive totals, recent crawl runs and the stats charts.
     func dashboardPage(_ request: Request, context: ServiceContext) async throws -> Response {
-        let counts = try await archive.counts()
         let runs = try await archive.runs(limit: 10)
+        let period = try await Self.period(forMessages: archive.messageCountEstimate())
+        let report = try await stats.report(archive: archive, options: StatsOptions(period: period, top: 10))
+        let totals = report.totals
         let figures = [
-            ("messages", counts.messages), ("dialogs", counts.dialogs), ("users", counts.users),
-            ("edited (revisions)", counts.revisions), ("deleted messages", counts.deletedMessages),
-            ("deleted dialogs", counts.deletedDialogs),
+            ("messages", totals.messages), ("dialogs", totals.dialogs.total), ("users", totals.users),
+            ("edits", totals.edits), ("deleted messages", totals.deletedMessages),
+            ("deleted dialogs", totals.dialogs.deleted),
         ].map { DashboardView.Figure(label: $0.0, value: $0.1.formatted()) }
-        let report = try await stats.report(
-            archive: archive, options: StatsOptions(period: Self.period(for: counts), top: 10))
         try await audit.record("view", by: context, via: "web", ["page": "dashboard"])
         let charts = StatsChart.all(report).map { DashboardView.Chart(name: $0.name, svg: $0.svg) }
         let reply = report.firstReply
@@ -60,8 +60,8 @@ extension ArchiveService {
     }
 
     /// Day buckets for a small archive, weeks or months as it grows, so the volume chart stays readable.
-    static func period(for counts: ArchiveCounts) -> StatsPeriod {
-        counts.messages > 200_000 ? .month : counts.messages > 20_000 ? .week : .day
+    static func period(forMessages messages: Int) -> StatsPeriod {
+        messages > 200_000 ? .month : messages > 20_000 ? .week : .day
     }
 
     /// `95 s`, `12 min`, `3.5 h`, `2.1 d`.
