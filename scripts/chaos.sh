@@ -702,7 +702,9 @@ truth = {}
 for line in open(f"{d}/truth.jsonl", encoding="utf-8"):
     e = json.loads(line)
     if e["kind"] == "message":
-        truth[e["record"]["_id"]] = e["record"].get("message")
+        text = e["record"].get("message")
+        # docs/archive-schema.md: U+0000 is stored (and exported) as U+FFFD.
+        truth[e["record"]["_id"]] = text.replace("\x00", "\ufffd") if isinstance(text, str) else text
 bad = []
 jl = {}
 for line in open(f"{d}/m.jsonl", encoding="utf-8", newline=""):
