@@ -3,7 +3,7 @@ import QuickBlox
 
 /// The JSON Lines records of a bundle's files other than `messages.jsonl`: sorted keys, archive JSON
 /// columns copied as they are, times as ISO-8601 UTC. Documented in docs/exports.md.
-enum BundleRecords {
+public enum BundleRecords {
     static func dialog(_ dialog: ArchivedDialog, into out: inout [UInt8]) {
         var object = JSONObjectWriter(into: &out)
         optionalJSON(&object, "admin_ids", dialog.adminIDsJSON, &out)
@@ -43,7 +43,8 @@ enum BundleRecords {
         object.finish(into: &out)
     }
 
-    static func revision(_ revision: MessageRevision, into out: inout [UInt8]) {
+    /// An earlier version of a message (`revisions.jsonl`; also the service's `/api/messages/{id}`).
+    public static func revision(_ revision: MessageRevision, into out: inout [UInt8]) {
         var object = JSONObjectWriter(into: &out)
         object.json("attachments", revision.attachmentsJSON, into: &out)
         object.json("custom", revision.customJSON, into: &out)

@@ -91,7 +91,12 @@ public struct ArchiveService: Sendable {
             do {
                 source = try SavedQuery.named(String(trimmed.dropFirst()), in: configuration.queriesDirectory).query
             } catch {
-                throw ServiceError(.badRequest, code: "unknown_saved_query", message: error.localizedDescription)
+                var failure = ServiceError(
+                    .badRequest, code: "unknown_saved_query", message: error.localizedDescription)
+                failure.queryFailure = .init(
+                    error: QueryError(position: 0, length: text.count, message: error.localizedDescription), query: text
+                )
+                throw failure
             }
         }
         do {

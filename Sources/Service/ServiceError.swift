@@ -15,6 +15,15 @@ public struct ServiceError: HTTPResponseError, Sendable {
     public var message: String
     public var details: [String: JSONValue]
     public var headers: HTTPFields
+    /// For a query that cannot be run: the error and the text its positions refer to, so pages can show
+    /// it at its place without re-reading the JSON details.
+    public var queryFailure: QueryFailure?
+
+    /// A query error and the query text it is positioned in.
+    public struct QueryFailure: Sendable, Hashable {
+        public var error: QueryError
+        public var query: String
+    }
 
     public init(
         _ status: HTTPResponse.Status, code: String, message: String, details: [String: JSONValue] = [:],
@@ -59,6 +68,8 @@ public struct ServiceError: HTTPResponseError, Sendable {
             "rendered": .string(error.rendered(query: query)),
         ]
         if let hint = error.hint { details["hint"] = .string(hint) }
-        return ServiceError(.badRequest, code: "invalid_query", message: error.message, details: details)
+        var failure = ServiceError(.badRequest, code: "invalid_query", message: error.message, details: details)
+        failure.queryFailure = QueryFailure(error: error, query: query)
+        return failure
     }
 }

@@ -101,7 +101,10 @@ struct APITests {
             .json
             #expect(message["message"]?["text"]?.stringValue == ServiceFixture.hostileText)
             #expect(message["message"]?["edited"] == .int(1))
-            #expect(message["revisions"]?.arrayValue?.first?["text"] == .string("first version: wire me money"))
+            let revision = message["revisions"]?.arrayValue?.first
+            #expect(revision?["text"] == .string("first version: wire me money"))
+            #expect(revision?["message_id"] == .string(ServiceFixture.hostileMessageID))
+            #expect(revision?["revision"] == .int(1) && revision?["observed_at"]?.stringValue != nil)
 
             #expect(
                 try await client.execute(uri: "/api/messages/ffffffffffffffffffffffff", method: .get).status

@@ -1,5 +1,6 @@
 import Analytics
 import ArchiveStore
+import Export
 import Foundation
 import Hummingbird
 import QueryLanguage
@@ -70,7 +71,13 @@ extension ArchiveService {
             var out: [UInt8] = []
             var object = JSONObjectWriter(into: &out)
             object.json("message", JSONResponse.record(hit), into: &out)
-            object.value("revisions", .array(try revisions.map { try $0.json }), into: &out)
+            var list: [UInt8] = [UInt8(ascii: "[")]
+            for (index, revision) in revisions.enumerated() {
+                if index > 0 { list.append(UInt8(ascii: ",")) }
+                BundleRecords.revision(revision, into: &list)
+            }
+            list.append(UInt8(ascii: "]"))
+            object.json("revisions", String(decoding: list, as: UTF8.self), into: &out)
             object.finish(into: &out)
             return JSONResponse.make(out)
         }

@@ -52,18 +52,3 @@ extension DialogSummary {
         ]
     }
 }
-
-extension MessageRevision {
-    /// An earlier version of a message, as the API shows it.
-    var json: JSONValue {
-        get throws {
-            [
-                "revision": .int(revision), "text": text.map(JSONValue.string) ?? .null,
-                "attachments": try JSONValue(parsing: attachmentsJSON), "custom": try JSONValue(parsing: customJSON),
-                "updated_at": updatedAt.map { .string(ISO8601.format($0)) } ?? .null,
-                "observed_at": .string(ISO8601.format(observedAt)),
-                "superseded_at": .string(ISO8601.format(supersededAt)),
-            ]
-        }
-    }
-}

@@ -93,15 +93,10 @@ extension ArchiveService {
                         : nil,
                     next: offset + hits.count < total
                         ? SearchPageView.href(query: text, offset: offset + pageSize, sort: sort.rawValue) : nil)
-            } catch let error as ServiceError where error.code == "invalid_query" || error.code == "unknown_saved_query"
-            {
+            } catch let error as ServiceError {
+                guard let failure = error.queryFailure else { throw error }
                 status = .badRequest
-                let source = error.details["query"]?.stringValue ?? text
-                let queryError = QueryError(
-                    position: error.details["position"]?.lenientInt ?? 0,
-                    length: error.details["length"]?.lenientInt ?? source.count, message: error.message,
-                    hint: error.details["hint"]?.stringValue)
-                view.failure = SearchPageView.failure(queryError, query: source)
+                view.failure = SearchPageView.failure(failure.error, query: failure.query)
             }
         }
         let title = text.isEmpty ? "Search" : "\(text) — search"
