@@ -40,13 +40,18 @@ extension Archive {
     /// The crawler's client decodes every page to read it; passing the models along spares the
     /// archive a second decode of each message on the hot path.
     ///
-    /// - Parameter messages: Each item's model and the raw JSON it was decoded from.
+    /// - Parameters:
+    ///   - messages: Each item's model and the raw JSON it was decoded from.
+    ///   - indexFiles: `false` leaves the files the attachments name out of `attachment_files` (a crawl with
+    ///     `--attachments none`; call ``markFilesUnindexed()`` first so a later run catches up).
     @discardableResult
     public func writePage(
-        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = Archive.now()
+        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = Archive.now(),
+        indexFiles: Bool = true
     ) async throws -> PageCounts {
         let contents = try MessageContent.page(messages, dialogID: dialogID)
-        return try await write(contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: nil)
+        return try await write(
+            contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: nil, indexFiles: indexFiles)
     }
 
     /// ``writePage(dialogID:rawItems:cursor:at:)`` with a fault injected after `failAfter` messages, for tests.
@@ -59,10 +64,11 @@ extension Archive {
     }
 
     private func write(
-        _ contents: [MessageContent], dialogID: String, cursor: CrawlCursor?, at time: Int, failAfter: Int?
+        _ contents: [MessageContent], dialogID: String, cursor: CrawlCursor?, at time: Int, failAfter: Int?,
+        indexFiles: Bool = true
     ) async throws -> PageCounts {
         try await pool.write { db in
-            var writer = try PageWriter(db: db, time: time)
+            var writer = try PageWriter(db: db, time: time, indexFiles: indexFiles)
             for (index, content) in contents.enumerated() {
                 if index == failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
                 try writer.write(content)

@@ -39,8 +39,44 @@ extension Archive {
                 t.add(column: "server_counted_at", .integer)
             }
         }
+        migrator.registerMigration("v5-attachment-files", migrate: createAttachmentFiles)
         return migrator
     }()
+
+    /// One row per file that attachments name (see ``AttachmentKey``): what the messages declared, and
+    /// what fetching it came to. Filled from the messages already archived; kept by ``PageWriter`` after.
+    private static func createAttachmentFiles(_ db: Database) throws {
+        try db.create(table: "attachment_files") { t in
+            t.primaryKey("id", .integer)
+            t.column("key", .text).notNull().unique()
+            t.column("uid", .text)
+            t.column("blob_id", .text)
+            t.column("url", .text)
+            t.column("name", .text)
+            t.column("type", .text)
+            t.column("declared_size", .integer)
+            t.column("declared_type", .text)
+            t.column("status", .text).notNull().defaults(to: "listed")
+                .check(sql: "status IN ('listed', 'ok', 'too_large', 'gone', 'external', 'failed')")
+            t.column("sha256", .text)
+            t.column("size", .integer)
+            t.column("content_type", .text)
+            t.column("source", .text)
+            t.column("fetched_at", .integer)
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("last_error", .text)
+            t.column("last_attempt_at", .integer)
+            t.column("first_seen_at", .integer).notNull()
+        }
+        try db.create(index: "attachment_files_by_sha256", on: "attachment_files", columns: ["sha256"])
+        try db.create(index: "attachment_files_by_status", on: "attachment_files", columns: ["status", "id"])
+        // Set by a crawl with `--attachments none`, whose pages skip the file index; the next run that
+        // indexes files re-reads every message first.
+        try db.alter(table: "archive_meta") { t in
+            t.add(column: "files_unindexed", .integer).notNull().defaults(to: 0)
+        }
+        try FileIndexer.indexAll(db, time: Archive.now())
+    }
 
     /// `PRAGMA application_id`: "qbar", so `file(1)` and other tools can tell an archive from other SQLite files.
     static let applicationID = 0x7162_6172

@@ -22,10 +22,14 @@ struct PageWriter {
     private let indexTrigrams: Statement
     private let unindexWords: Statement
     private let unindexTrigrams: Statement
+    private let files: FileIndexer?
 
-    init(db: Database, time: Int) throws {
+    /// - Parameter indexFiles: whether the files attachments name go into `attachment_files` (a crawl
+    ///   with `--attachments none` skips it, and the archive remembers to catch up).
+    init(db: Database, time: Int, indexFiles: Bool = true) throws {
         self.db = db
         self.time = time
+        files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try db.cachedStatement(
             sql: "SELECT rowid, content_hash, updated_at, raw, text FROM messages WHERE id = ?")
         insert = try db.cachedStatement(
@@ -72,6 +76,7 @@ struct PageWriter {
             ])
             let rowID = db.lastInsertedRowID
             try index(rowID: rowID, text: message.text)
+            try files?.index(message.attachments)
             counts.new += 1
             return
         }
@@ -93,6 +98,7 @@ struct PageWriter {
             try unindexTrigrams.execute(arguments: [rowID, storedText])
             try refresh(rowID: rowID, content, edited: true)
             try index(rowID: rowID, text: message.text)
+            try files?.index(message.attachments)
             counts.edited += 1
         } else if storedRaw != content.raw {
             try refresh(rowID: rowID, content, edited: false)

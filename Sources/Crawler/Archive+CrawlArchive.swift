@@ -36,9 +36,22 @@ extension Archive: CrawlArchive {
     }
 
     public func storeMessages(
-        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int, indexFiles: Bool
     ) async throws -> PageCounts {
-        try await writePage(dialogID: dialogID, messages: messages, cursor: cursor, at: observedAt)
+        try await writePage(
+            dialogID: dialogID, messages: messages, cursor: cursor, at: observedAt, indexFiles: indexFiles)
+    }
+
+    public func prepareFileIndex(indexing: Bool) async throws {
+        if indexing { try await indexFilesIfNeeded() } else { try await markFilesUnindexed() }
+    }
+
+    public func recordFetch(key: String, outcome: FetchOutcome) async throws {
+        try await recordFetch(key: key, outcome: outcome, at: Archive.now())
+    }
+
+    public func makeFileWriter() throws -> FileStore.Writer {
+        try fileStore.makeWriter()
     }
 
     public func liveMessageIDs(dialogID: String) async throws -> Set<String> {

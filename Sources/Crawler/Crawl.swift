@@ -20,6 +20,8 @@ public struct CrawlOptions: Sendable {
     public var messageFilters: [(String, String)] = []
     /// The `--where` query behind ``messageFilters``, recorded with the run.
     public var query: String?
+    /// What happens to the files attachments name.
+    public var attachments = AttachmentOptions()
 
     public init() {}
 }
@@ -30,6 +32,8 @@ public enum CrawlEvent: Sendable {
     case dialogFinished(id: String, new: Int, edited: Int, done: Int, total: Int)
     case dialogFailed(id: String, reason: String)
     case tombstoned(messages: Int, dialogs: Int)
+    /// `--attachments files`: what the run's downloads came to.
+    case filesFetched(FileTally)
 }
 
 /// One crawl run: users, then dialogs in a frozen window, then each dialog's new and changed messages.
@@ -50,6 +54,9 @@ public struct Crawl: Sendable {
         self.logger = logger
         self.events = events
     }
+
+    /// Whether pages record the files their attachments name.
+    var indexFiles: Bool { options.attachments.mode != .none }
 
     /// How far back the `updated_at` pass reaches before the last run's start, for clock skew.
     public static let clockMargin = 300
@@ -73,10 +80,8 @@ public struct Crawl: Sendable {
             let targets = try await listDialogs(users: users, runStart: runStart)
             summary.dialogs = targets.count
             events(.listed(users: users.count, dialogs: targets.count))
-            try await crawlMessages(targets, since: since, runStart: runStart, into: &summary)
-            if options.reconcile, !Task.isCancelled {
-                try await reconcile(targets, at: Int(Date().timeIntervalSince1970), into: &summary)
-            }
+            try await archive.prepareFileIndex(indexing: indexFiles)
+            try await crawlMessagesAndFiles(targets, since: since, runStart: runStart, into: &summary)
             if Task.isCancelled { summary.status = .interrupted }
         } catch let error as QuickBloxClientError {
             switch error {
@@ -103,6 +108,33 @@ public struct Crawl: Sendable {
         let record = summary
         try await Task { try await archive.finishRun(runID, summary: record) }.value
         return summary
+    }
+
+    /// Pages messages (and reconciles), and, with `--attachments files`, downloads files alongside.
+    func crawlMessagesAndFiles(_ targets: [Target], since: Int?, runStart: Int, into summary: inout CrawlSummary)
+        async throws
+    {
+        guard options.attachments.mode == .files else {
+            try await crawlMessages(targets, since: since, runStart: runStart, into: &summary)
+            if options.reconcile, !Task.isCancelled {
+                try await reconcile(targets, at: Int(Date().timeIntervalSince1970), into: &summary)
+            }
+            return
+        }
+        let paging = FileFetcher.Completion()
+        let fetcher = FileFetcher(client: client, archive: archive, options: options.attachments, logger: logger)
+        async let files = fetcher.run(until: paging)
+        do {
+            defer { paging.finish() }
+            try await crawlMessages(targets, since: since, runStart: runStart, into: &summary)
+            if options.reconcile, !Task.isCancelled {
+                try await reconcile(targets, at: Int(Date().timeIntervalSince1970), into: &summary)
+            }
+        }
+        let tally = try await files
+        summary.files = tally
+        events(.filesFetched(tally))
+        if tally.failed > 0, summary.status == .complete { summary.status = .partial }
     }
 
     /// Pages `/users.json` and stores every user (names make transcripts readable).
@@ -214,7 +246,7 @@ public struct Crawl: Sendable {
             try await pager.walk(from: start) { batch in
                 let stored = try await archive.storeMessages(
                     Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: batch.cursor,
-                    observedAt: runStart)
+                    observedAt: runStart, indexFiles: indexFiles)
                 counts.add(stored)
             }
         }
@@ -226,7 +258,7 @@ public struct Crawl: Sendable {
             try await pager.walk(from: CrawlCursor()) { batch in
                 let stored = try await archive.storeMessages(
                     Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
-                    observedAt: runStart)
+                    observedAt: runStart, indexFiles: indexFiles)
                 counts.add(stored)
             }
         }
@@ -252,7 +284,7 @@ public struct Crawl: Sendable {
             counts.add(
                 try await archive.storeMessages(
                     Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
-                    observedAt: runStart))
+                    observedAt: runStart, indexFiles: indexFiles))
         }
         return counts
     }
@@ -283,7 +315,7 @@ public struct Crawl: Sendable {
                 let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
                 if !missed.isEmpty {
                     let stored = try await archive.storeMessages(
-                        Array(missed), dialogID: target.dialog.id, cursor: nil, observedAt: now)
+                        Array(missed), dialogID: target.dialog.id, cursor: nil, observedAt: now, indexFiles: indexFiles)
                     summary.messagesNew += stored.new
                 }
             }

@@ -22,10 +22,21 @@ public protocol CrawlArchive: Sendable {
 
     /// Where a dialog's message crawl stands.
     func cursor(dialogID: String) async throws -> CrawlCursor
-    /// Stores one page of messages and, in the same transaction, the dialog's new cursor (when given).
+    /// Stores one page of messages and, in the same transaction, the dialog's new cursor (when given) and
+    /// the files their attachments name (unless `indexFiles` is false: `--attachments none`).
     func storeMessages(
-        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int, indexFiles: Bool
     ) async throws -> PageCounts
+
+    /// Before a run's pages are stored: `indexing` false records that the file index falls behind;
+    /// true first catches up with what earlier runs without it stored.
+    func prepareFileIndex(indexing: Bool) async throws
+    /// Listed files not yet stored or gone, after row `after`, in the order they were listed.
+    func filesToFetch(after: Int64, limit: Int) async throws -> [(id: Int64, file: ArchivedFile)]
+    /// Records what fetching a file came to.
+    func recordFetch(key: String, outcome: FetchOutcome) async throws
+    /// A writer for one new file of the file store.
+    func makeFileWriter() throws -> FileStore.Writer
 
     /// Ids of a dialog's archived, not-deleted messages (for `--reconcile`).
     func liveMessageIDs(dialogID: String) async throws -> Set<String>

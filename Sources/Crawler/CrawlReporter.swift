@@ -49,7 +49,7 @@ public final class CrawlReporter: Sendable {
                 state.new += new
                 state.edited += edited
             case .dialogFailed: state.failed += 1
-            case .tombstoned: break
+            case .tombstoned, .filesFetched: break
             }
             return state
         }
@@ -105,6 +105,12 @@ public final class CrawlReporter: Sendable {
             ["event": "dialog_failed", "id": .string(id), "reason": .string(reason)]
         case .tombstoned(let messages, let dialogs):
             ["event": "tombstones", "messages": .int(messages), "dialogs": .int(dialogs)]
+        case .filesFetched(let tally):
+            [
+                "event": "files", "downloaded": .int(tally.downloaded), "bytes": .int(tally.bytes),
+                "failed": .int(tally.failed), "too_large": .int(tally.tooLarge), "external": .int(tally.external),
+                "gone": .int(tally.gone),
+            ]
         }
     }
 }

@@ -26,6 +26,8 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var requests = 0
     public var retries = 0
     public var bytes = 0
+    /// Files downloaded, failed, too large, external or gone (`--attachments files`; `nil` otherwise).
+    public var files: FileTally?
     /// Failed dialogs and why, and the error that stopped a failed run.
     public var failures: [String: String] = [:]
     public var error: String?
@@ -53,6 +55,14 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         if dialogsDeleted > 0 { text += ", \(dialogsDeleted) dialogs deleted" }
         let megabytes = Double(bytes) / 1_000_000
         text += "; \(requests) requests (\(retries) retries), \(String(format: "%.1f", megabytes)) MB"
+        if let files {
+            text +=
+                "; files: \(files.downloaded) downloaded (\(String(format: "%.1f", Double(files.bytes) / 1_000_000)) MB)"
+            if files.failed > 0 { text += ", \(files.failed) failed" }
+            if files.tooLarge > 0 { text += ", \(files.tooLarge) too large" }
+            if files.external > 0 { text += ", \(files.external) external" }
+            if files.gone > 0 { text += ", \(files.gone) gone" }
+        }
         if let finishedAt { text += " in \(finishedAt - startedAt) s" }
         if let error { text += " — \(error)" }
         return text

@@ -7,6 +7,8 @@ public struct StatusReport: Sendable {
     public var counts: ArchiveCounts
     public var runs: [RunRecord]
     public var states: [CrawlState]
+    /// Attachment files by status, and what the file store holds.
+    public var files: FileCounts
     public var now: Int
 
     /// Reads the report from an archive (read-only).
@@ -15,7 +17,7 @@ public struct StatusReport: Sendable {
     {
         StatusReport(
             counts: try await archive.counts(), runs: try await archive.runs(limit: limit),
-            states: try await archive.crawlStates(), now: now)
+            states: try await archive.crawlStates(), files: try await archive.fileCounts(), now: now)
     }
 
     /// Seconds since the newest archived message of the dialog that is furthest behind.
@@ -30,6 +32,7 @@ public struct StatusReport: Sendable {
             "archive: \(counts.users) users, \(counts.dialogs) dialogs (\(counts.deletedDialogs) deleted), "
                 + "\(counts.messages) messages (\(counts.deletedMessages) deleted, \(counts.revisions) earlier versions)"
         )
+        lines.append(filesLine)
         if let last = runs.first {
             let age = now - (last.endedAt ?? last.startedAt)
             lines.append(
@@ -58,6 +61,22 @@ public struct StatusReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `files: 120 referenced — 100 stored (85.2 MB in 98 files), 12 listed, 3 failed, …`
+    var filesLine: String {
+        var line = "files: \(files.total) referenced"
+        guard files.total > 0 else { return line }
+        line += " — \(files.byStatus[.ok] ?? 0) stored"
+        line += String(format: " (%.1f MB in %d files)", Double(files.storedBytes) / 1_000_000, files.storedFiles)
+        let labels: [(FileStatus, String)] = [
+            (.listed, "listed, not downloaded"), (.failed, "failed"), (.tooLarge, "too large"),
+            (.external, "external"), (.gone, "gone"),
+        ]
+        for (status, label) in labels {
+            if let count = files.byStatus[status], count > 0 { line += ", \(count) \(label)" }
+        }
+        return line
+    }
+
     /// The report as JSON for scripts and monitoring.
     public var json: JSONValue {
         let runsJSON: [JSONValue] = runs.map { run in
@@ -84,6 +103,13 @@ public struct StatusReport: Sendable {
             "messages": .int(counts.messages), "deleted_messages": .int(counts.deletedMessages),
             "revisions": .int(counts.revisions), "lag_seconds": lag.map(JSONValue.int) ?? .null,
             "runs": .array(runsJSON), "dialog_cursors": .array(dialogsJSON),
+            "files": .object(
+                Dictionary(
+                    uniqueKeysWithValues: FileStatus.allCases.map { ($0.rawValue, .int(files.byStatus[$0] ?? 0)) }
+                )
+                .merging(["stored_files": .int(files.storedFiles), "stored_bytes": .int(files.storedBytes)]) {
+                    $1
+                }),
         ]
     }
 

@@ -28,9 +28,26 @@ public final class CurlTransport: Sendable {
 
     /// Performs one request; cancelling the task aborts the transfer.
     public func perform(_ request: HTTPRequestSpec) async throws(TransportError) -> HTTPResponseData {
+        try await perform(request, transfer: Transfer(maxBodyBytes: configuration.maxBodyBytes))
+    }
+
+    /// Performs one request whose 2xx body streams into `sink` instead of memory (a file download).
+    ///
+    /// There is no total timeout (a 2 GB file takes what it takes); a transfer that receives nothing
+    /// for ``TransportConfiguration/totalTimeout`` is aborted instead (libcurl error 28). More than
+    /// `maxBytes` of body aborts with ``TransportError/tooLarge``. The response's `body` holds only a
+    /// non-2xx answer's first 64 KiB; `bodyBytes` says how many bytes the sink took.
+    public func download(_ request: HTTPRequestSpec, into sink: any DownloadSink, maxBytes: Int)
+        async throws(TransportError) -> HTTPResponseData
+    {
+        try await perform(request, transfer: Transfer(maxBodyBytes: maxBytes, sink: sink))
+    }
+
+    private func perform(_ request: HTTPRequestSpec, transfer: Transfer) async throws(TransportError)
+        -> HTTPResponseData
+    {
         let handle = pool.withLock { $0.popLast() } ?? CurlHandle()
         guard handle.raw != nil else { throw TransportError(code: -1, message: "libcurl could not create a handle") }
-        let transfer = Transfer(maxBodyBytes: configuration.maxBodyBytes)
         let configuration = configuration
         let result: Result<HTTPResponseData, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -64,7 +81,13 @@ public final class CurlTransport: Sendable {
             qb_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             qb_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
             qb_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout))
-            qb_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout))
+            if transfer.sink == nil {
+                qb_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout))
+            } else {
+                qb_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+                qb_curl_setopt_long(
+                    handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.totalTimeout.components.seconds)))
+            }
             qb_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl supports
             qb_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             qb_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
@@ -114,13 +137,20 @@ public final class CurlTransport: Sendable {
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             if transfer.tooLarge {
                 return .failure(
-                    TransportError(code: -1, message: "response larger than \(configuration.maxBodyBytes) bytes"))
+                    TransportError(
+                        code: TransportError.tooLargeCode,
+                        message: "response larger than \(transfer.maxBodyBytes) bytes"))
+            }
+            if let failure = transfer.sinkFailure {
+                return .failure(TransportError(code: TransportError.sinkCode, message: failure))
             }
             return .failure(TransportError(code: Int(code.rawValue), message: message))
         }
         var status = 0
         qb_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return .success(HTTPResponseData(status: status, headers: transfer.headers, body: transfer.body))
+        var response = HTTPResponseData(status: status, headers: transfer.headers, body: transfer.body)
+        response.bodyBytes = transfer.sink == nil ? transfer.body.count : transfer.streamed
+        return .success(response)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
@@ -145,11 +175,41 @@ final class Transfer: @unchecked Sendable {
     var tooLarge = false
     let maxBodyBytes: Int
     let cancelled = Atomic<Bool>(false)
+    /// Where a 2xx body goes when streaming.
+    let sink: (any DownloadSink)?
+    /// The current response's status, from its status line (the body callback needs it before the end).
+    var status = 0
+    /// Bytes the sink took.
+    var streamed = 0
+    var sinkFailure: String?
 
-    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+    init(maxBodyBytes: Int, sink: (any DownloadSink)? = nil) {
+        self.maxBodyBytes = maxBodyBytes
+        self.sink = sink
+    }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard let data else { return 0 }
+        if let sink {
+            guard (200..<300).contains(status) else {
+                // An error body: keep its start for the message, drop the rest.
+                let room = max(0, 65_536 - body.count)
+                data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                    body.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, count)))
+                }
+                return count
+            }
+            guard streamed + count <= maxBodyBytes else {
+                tooLarge = true
+                return 0
+            }
+            guard sink.write(UnsafeRawBufferPointer(start: data, count: count)) else {
+                sinkFailure = "the file could not be written"
+                return 0
+            }
+            streamed += count
+            return count
+        }
         guard body.count + count <= maxBodyBytes else {
             tooLarge = true
             return 0  // makes libcurl abort with CURLE_WRITE_ERROR
@@ -167,6 +227,8 @@ final class Transfer: @unchecked Sendable {
         }
         if line.hasPrefix("HTTP/") {
             headers.removeAll()  // a new response (after 100 Continue or a redirect) starts over
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)

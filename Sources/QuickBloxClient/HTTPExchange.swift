@@ -18,11 +18,14 @@ public struct HTTPResponseData: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: [UInt8]
+    /// Body bytes received: `body.count`, or what a streamed download wrote to its sink.
+    public var bodyBytes: Int
 
     public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.bodyBytes = body.count
     }
 }
 
@@ -51,6 +54,11 @@ public struct TransportError: Error, Sendable, Hashable {
         self.code = code
         self.message = message
     }
+
+    /// ``code`` of a body over the limit (the transfer was aborted).
+    public static let tooLargeCode = -2
+    /// ``code`` of a download whose sink refused bytes (a full disk).
+    public static let sinkCode = -3
 
     /// Whether trying again may succeed: refused or dropped connections, timeouts, bodies cut short.
     /// DNS, TLS-certificate and malformed-URL errors are not retried: they need the user.

@@ -12,9 +12,9 @@ public actor QuickBloxClient {
     let logger: Logger
     private var token: String?
     private var sessionTask: Task<String, any Error>?
-    private var statistics = ClientStatistics()
+    var statistics = ClientStatistics()
     private var nextSlot = ContinuousClock.now
-    private var random = SystemRandomNumberGenerator()
+    var random = SystemRandomNumberGenerator()
 
     public init(configuration: ClientConfiguration, logger: Logger = Logger(label: "qbarchive.client")) {
         self.configuration = configuration
@@ -115,7 +115,7 @@ public actor QuickBloxClient {
     }
 
     /// Waits for this request's slot under `maxRequestsPerSecond`.
-    private func pace() async {
+    func pace() async {
         guard configuration.maxRequestsPerSecond > 0 else { return }
         let interval = Duration.seconds(1 / configuration.maxRequestsPerSecond)
         let now = ContinuousClock.now
@@ -127,7 +127,7 @@ public actor QuickBloxClient {
     // MARK: Sessions
 
     /// The current session token, creating a session when there is none (once, however many ask).
-    private func currentToken() async throws(QuickBloxClientError) -> String {
+    func currentToken() async throws(QuickBloxClientError) -> String {
         if let token { return token }
         let task: Task<String, any Error>
         if let sessionTask {
@@ -150,7 +150,7 @@ public actor QuickBloxClient {
         }
     }
 
-    private func invalidate(_ used: String?) {
+    func invalidate(_ used: String?) {
         if token == used { token = nil }
     }
 

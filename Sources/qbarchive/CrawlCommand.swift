@@ -20,8 +20,9 @@ struct CrawlCommand: AsyncParsableCommand {
             QB_LOGIN, QB_PASSWORD, QB_API_KEY) or --config FILE (the same names as KEY=VALUE lines). Prefer the \
             environment or a config file for secrets: flags show in process listings.
 
-            Exit codes: 0 complete, 1 error, 2 usage, 3 partial (some dialogs failed after retries; the rest were \
-            archived), 10 archive unreadable, 11 locked by another crawl, 12 authentication failed, 130 interrupted.
+            Exit codes: 0 complete, 1 error, 2 usage, 3 partial (some dialogs or, with --attachments files, some \
+            files failed after retries; the rest were archived), 10 archive unreadable, 11 locked by another crawl, \
+            12 authentication failed, 130 interrupted.
 
             Examples:
               QB_ENDPOINT=http://127.0.0.1:8089 QB_APP_ID=1 QB_AUTH_KEY=emulator-auth-key \\
@@ -29,6 +30,7 @@ struct CrawlCommand: AsyncParsableCommand {
                 qbarchive crawl --archive chat.sqlite
               qbarchive crawl --archive all.sqlite --scope app --config /etc/qbarchive.conf --quiet
               qbarchive crawl --archive case-42.sqlite --scope app --where 'sender_id in (34, 45) date in 2024-03'
+              qbarchive crawl --archive chat.sqlite --attachments files --attachment-max-bytes 500M
 
             --where makes a targeted crawl: the query goes to QuickBlox as /chat/Message filters, only matching \
             messages are fetched, and the dialogs' cursors do not move, so scheduled full runs are unaffected. \
@@ -59,12 +61,35 @@ struct CrawlCommand: AsyncParsableCommand {
             valueName: "QUERY"))
     var whereQuery: String?
     @Option(help: "Where saved queries live (for --where @NAME).") var queries = "queries"
+    @Option(
+        help: ArgumentHelp(
+            "What to keep of attachments' files: none, metadata (list them) or files (download them too).",
+            discussion: """
+                files downloads every listed file into a content-addressed store beside the archive \
+                (ARCHIVE.files/sha256/ab/cdef…); a later run retries failed files and never downloads a stored one.
+                """))
+    var attachments: AttachmentOptions.Mode = .metadata
+    @Option(help: ArgumentHelp("Files larger than this are recorded as too large (700M, 2G, ...).", valueName: "SIZE"))
+    var attachmentMaxBytes = "4G"
+    @Flag(help: "Also fetch attachment URLs on hosts other than QuickBlox's (off: recorded, not fetched).")
+    var externalUrls = false
+    @Option(help: "Downloads at once, apart from --concurrency.") var attachmentConcurrency = 2
     @Flag(help: "One JSON event per line (progress, warnings, summary).") var json = false
     @Flag(help: "Errors and the final summary only.") var quiet = false
     @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard attachmentConcurrency >= 1 else { throw ValidationError("--attachment-concurrency must be at least 1") }
+        guard let bytes = ByteSize.parse(attachmentMaxBytes), bytes >= 1 else {
+            throw ValidationError(
+                "--attachment-max-bytes \(attachmentMaxBytes) is not a size (use 5000, 700M, 2G, ...)")
+        }
+        guard attachments == .files || (!externalUrls && attachmentMaxBytes == "4G" && attachmentConcurrency == 2)
+        else {
+            throw ValidationError(
+                "--attachment-max-bytes, --external-urls and --attachment-concurrency apply to --attachments files")
+        }
         guard maxRps > 0 else { throw ValidationError("--max-rps must be positive") }
         guard !(json && quiet) else { throw ValidationError("--json and --quiet cannot be combined") }
         guard !(reconcile && whereQuery != nil) else {
@@ -121,6 +146,10 @@ struct CrawlCommand: AsyncParsableCommand {
         options.dialogIDs = dialogs
         options.concurrency = concurrency
         options.reconcile = reconcile
+        options.attachments.mode = attachments
+        options.attachments.maxBytes = ByteSize.parse(attachmentMaxBytes) ?? options.attachments.maxBytes
+        options.attachments.externalURLs = externalUrls
+        options.attachments.concurrency = attachmentConcurrency
         if let target {
             options.query = target.text
             options.messageFilters = target.pushdown.filters.map(\.queryItem)
@@ -142,3 +171,4 @@ struct CrawlCommand: AsyncParsableCommand {
 }
 
 extension CrawlSettings.Scope: ExpressibleByArgument {}
+extension AttachmentOptions.Mode: ExpressibleByArgument {}

@@ -129,14 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     /// `700M`, `2G`, `1048576`: bytes (K, M, G are powers of 1024).
-    static func byteCount(_ text: String) -> Int? {
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        guard let last = text.uppercased().last else { return nil }
-        if let unit = units[last] {
-            return Int(text.dropLast()).flatMap { $0.multipliedReportingOverflow(by: unit).overflow ? nil : $0 * unit }
-        }
-        return Int(text)
-    }
+    static func byteCount(_ text: String) -> Int? { ByteSize.parse(text) }
 
     private func outputPath() throws -> String {
         if let out { return out }

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import QuickBlox
+
+extension QuickBloxClient {
+    /// Downloads a file into `sink`, following the Content API's redirect to storage, with retries.
+    ///
+    /// Each attempt starts the sink over, so a body cut short or sent under a wrong `Content-Length`
+    /// is never taken for the file: a 2xx whose byte count differs from its `Content-Length` is retried
+    /// like a dropped connection. An expired storage URL (403 "Request has expired") asks the API for a
+    /// new redirect. The session token goes only to the API host, never to the storage host a redirect
+    /// names. 429 and 5xx wait as ``RetryPolicy`` says, honouring `Retry-After`.
+    ///
+    /// - Parameters:
+    ///   - maxBytes: more body than this aborts with ``DownloadError/tooLarge(size:)``.
+    ///   - attempts: attempts before ``DownloadError/failed(attempts:last:)``; the client's retry policy by default.
+    public func download(
+        _ location: FileLocation, into sink: any DownloadSink, maxBytes: Int, attempts: Int? = nil
+    ) async throws(DownloadError) -> DownloadedFile {
+        let maxAttempts = max(1, attempts ?? configuration.retry.maxAttempts)
+        let apiHost = FileLocation.host(of: configuration.endpoint)
+        var attempt = 0
+        var reauthenticated = false
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw .cancelled }
+            do { try sink.restart() } catch { throw .local("\(error.localizedDescription)") }
+            var url: String
+            var authenticated: Bool
+            switch location {
+            case .blob(let uid):
+                url = configuration.endpoint + "/blobs/" + QueryString.encode(uid) + "/download"
+                authenticated = true
+            case .url(let target, let withToken):
+                url = target
+                authenticated = withToken
+            }
+            let problem: String
+            var retryAfter: Double?
+            do {
+                var usedToken: String?
+                var headers: [(String, String)] = []
+                if authenticated {
+                    let (authHeaders, token) = try await authenticationHeaders()
+                    headers = authHeaders
+                    usedToken = token
+                    await pace()
+                }
+                statistics.requests += 1
+                var response = try await transport.download(
+                    HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes)
+                var hops = 0
+                while [301, 302, 303, 307, 308].contains(response.status), let next = response.headers["location"],
+                    hops < 5
+                {
+                    hops += 1
+                    url = Self.resolve(next, against: url)
+                    // The token stays with the API host; storage URLs carry their own signature.
+                    if FileLocation.host(of: url) != apiHost { headers = [] }
+                    statistics.requests += 1
+                    response = try await transport.download(
+                        HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes)
+                }
+                statistics.bytesReceived += response.bodyBytes
+                let detail = Self.errorDetail(response)
+                switch response.status {
+                case 200..<300:
+                    let declared = response.headers["content-length"].flatMap { Int($0) }
+                    if let declared, declared != response.bodyBytes, response.headers["content-encoding"] == nil {
+                        problem = "received \(response.bodyBytes) of \(declared) bytes"
+                    } else {
+                        return DownloadedFile(
+                            bytes: response.bodyBytes, contentType: response.headers["content-type"], attempts: attempt)
+                    }
+                case 401 where usedToken != nil && !reauthenticated && detail.contains("session does not exist"):
+                    invalidate(usedToken)
+                    reauthenticated = true
+                    attempt -= 1
+                    continue
+                case 404, 410:
+                    throw DownloadError.gone("HTTP \(response.status): \(detail)")
+                case 403 where detail.contains("expired"):
+                    problem = "the storage URL expired; asking for a new one"
+                case 429, 500, 502, 503, 504:
+                    problem = "HTTP \(response.status): \(detail)"
+                    retryAfter = response.headers["retry-after"].flatMap { Double($0) }
+                default:
+                    throw DownloadError.refused(status: response.status, detail: detail)
+                }
+            } catch let error as DownloadError {
+                throw error
+            } catch let error as TransportError {
+                if Task.isCancelled { throw .cancelled }
+                switch error.code {
+                case TransportError.tooLargeCode: throw .tooLarge(size: nil)
+                case TransportError.sinkCode: throw .local(error.message)
+                default: break
+                }
+                guard error.isRetryable else { throw .failed(attempts: attempt, last: error.message) }
+                problem = "\(error.message) (libcurl \(error.code))"
+            } catch let error as QuickBloxClientError {
+                if case .cancelled = error { throw .cancelled }
+                throw .refused(status: error.status ?? 0, detail: error.localizedDescription)
+            } catch {
+                throw .failed(attempts: attempt, last: "\(error)")
+            }
+            guard attempt < maxAttempts else { throw .failed(attempts: attempt, last: problem) }
+            let delay = configuration.retry.delay(
+                afterAttempt: attempt, retryAfter: retryAfter, jitter: Double.random(in: 0...1, using: &random))
+            statistics.retries += 1
+            logger.info(
+                "retrying a download after \(problem)",
+                metadata: ["source": "\(location.source)", "attempt": "\(attempt)"])
+            do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+        }
+    }
+
+    /// The headers that authenticate a request, and the session token used (for re-authentication).
+    private func authenticationHeaders() async throws(QuickBloxClientError) -> ([(String, String)], String?) {
+        switch configuration.credentials {
+        case .apiKey(let key):
+            return ([("Authorization", "ApiKey \(key)")], nil)
+        case .user:
+            let token = try await currentToken()
+            return ([("QB-Token", token)], token)
+        }
+    }
+
+    /// A `Location` made absolute against the URL that sent it.
+    static func resolve(_ location: String, against base: String) -> String {
+        guard let baseURL = URL(string: base), let resolved = URL(string: location, relativeTo: baseURL) else {
+            return location
+        }
+        return resolved.absoluteString
+    }
+
+    /// A short description of an error answer: QuickBlox's JSON errors, or S3's XML `<Code>`/`<Message>`.
+    static func errorDetail(_ response: HTTPResponseData) -> String {
+        guard !(200..<300).contains(response.status) else { return "" }
+        if let json = try? JSONValue(parsing: response.body), let body = QuickBloxErrorBody(json: json) {
+            return body.summary
+        }
+        let text = String(decoding: response.body.prefix(2048), as: UTF8.self)
+        func element(_ name: String) -> String? {
+            guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>"),
+                start.upperBound <= end.lowerBound
+            else { return nil }
+            return String(text[start.upperBound..<end.lowerBound])
+        }
+        let parts = [element("Code"), element("Message")].compactMap { $0 }
+        return parts.isEmpty ? "no detail" : parts.joined(separator: ": ")
+    }
+}
