@@ -29,7 +29,8 @@ struct ArchiveOpeningTests {
         #expect(words.contains("content='messages'"))
         #expect(trigrams.contains("tokenize='trigram'"))
         #expect(trigrams.contains("content='messages'"))
-        #expect(Set(migrations) == ["v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files"])
+        #expect(
+            Set(migrations) == ["v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files"])
     }
 
     @Test func indexesAndOnlyTheAuditTriggers() async throws {
@@ -75,7 +76,10 @@ struct ArchiveOpeningTests {
             #expect(try await reopened.identity() == identity)
             #expect(try await reopened.counts().messages == 1)
             let migrations = try await reopened.pool.read { try Archive.migrator.appliedIdentifiers($0) }
-            #expect(Set(migrations) == ["v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files"])
+            #expect(
+                Set(migrations) == [
+                    "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
+                ])
         }
     }
 
