@@ -70,6 +70,7 @@ public struct ArchiveService: Sendable {
         registerAPI(on: router)
         registerExports(on: router)
         registerWeb(on: router)
+        registerFiles(on: router)
         registerLogin(on: router)
         let configuration = configuration
         return Application(

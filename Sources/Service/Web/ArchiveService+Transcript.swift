@@ -32,13 +32,14 @@ extension ArchiveService {
         let highlighter = q.flatMap { try? parse($0).query }.map(Highlighter.init(query:))
         let base = "/dialogs/" + URLText.encode(id) + "?" + (q.map { "q=" + URLText.encode($0) + "&" } ?? "")
         let dialog = page.dialog
+        let files = try await fileRecords(page.messages.map(\.message.attachmentsJSON))
         let view = TranscriptView(
             id: dialog.id, title: dialog.title, type: Self.typeName(dialog.type),
             occupants: dialog.occupants.map(\.label).joined(separator: ", "), total: dialog.messages,
             dialogDeleted: dialog.deletedAt.map { "deleted on the server (found " + DisplayTime.format($0) + ")" },
             from: page.messages.isEmpty ? 0 : page.offset + 1, to: page.offset + page.messages.count,
             messages: page.messages.map {
-                MessageView($0, highlighter: highlighter, target: $0.message.id == page.around)
+                MessageView($0, highlighter: highlighter, target: $0.message.id == page.around, files: files)
             },
             highlight: q,
             previous: page.offset > 0 ? base + "offset=\(max(0, page.offset - page.limit))" : nil,
@@ -67,14 +68,15 @@ extension ArchiveService {
         }
         let revisions = try await archive.messageHistory(id: id)?.revisions ?? []
         try await audit.record("view", by: context, via: "web", ["message": .string(id)])
-        let message = MessageView(hit, highlighter: nil, target: true)
+        let files = try await fileRecords([hit.message.attachmentsJSON] + revisions.map(\.attachmentsJSON))
+        let message = MessageView(hit, highlighter: nil, target: true, files: files)
         let versions = revisions.sorted { $0.revision > $1.revision }.map { revision in
             HistoryView.Version(
                 label: "version \(revision.revision)",
                 when: "seen " + DisplayTime.format(revision.observedAt) + ", replaced by "
                     + DisplayTime.format(revision.supersededAt),
                 segments: TextSegment.segments(revision.text ?? "", highlighter: nil),
-                attachments: MessageView.attachments(revision.attachmentsJSON))
+                attachments: MessageView.attachments(revision.attachmentsJSON, files: files))
         }
         let view = HistoryView(message: message, versions: versions, edited: !versions.isEmpty)
         return pages.page("message", title: "Message \(id)", view: view, section: "/dialogs", actor: context.actor)

@@ -9,6 +9,12 @@ struct MessageView {
     struct AttachmentView {
         var type: String
         var name: String
+        /// `/files/{sha256}` when the archive stored the file.
+        var href: String?
+        /// Shown inline as a thumbnail (a stored raster image).
+        var image: Bool
+        /// Why there is no file: "not downloaded", "too large", ... (`nil` when stored).
+        var note: String?
     }
 
     var id: String
@@ -30,7 +36,7 @@ struct MessageView {
     /// - Parameter query: the search that found the message, carried to its transcript to highlight there.
     init(
         _ hit: SearchHit, highlighter: Highlighter?, snippetWidth: Int? = nil, target: Bool = false,
-        query: String? = nil
+        query: String? = nil, files: [String: ArchivedFile] = [:]
     ) {
         let message = hit.message
         id = message.id
@@ -50,7 +56,7 @@ struct MessageView {
         } else {
             segments = TextSegment.segments(text, highlighter: highlighter)
         }
-        attachments = Self.attachments(message.attachmentsJSON)
+        attachments = Self.attachments(message.attachmentsJSON, files: files)
         hasAttachments = !attachments.isEmpty
         edited = message.edited
         isEdited = message.edited > 0
@@ -63,13 +69,32 @@ struct MessageView {
         historyHref = "/messages/\(escapedID)"
     }
 
-    /// The attachments of a JSON array as the UI lists them (type and file name).
-    static func attachments(_ json: String) -> [AttachmentView] {
+    /// The attachments of a JSON array as the UI lists them: type, file name, and the stored file (a
+    /// link, and a thumbnail for images) or why there is none.
+    static func attachments(_ json: String, files: [String: ArchivedFile] = [:]) -> [AttachmentView] {
         guard let items = (try? JSONValue(parsing: json))?.arrayValue else { return [] }
         return items.map { item in
             let type = item["type"]?.stringValue ?? "file"
             let name = item["name"]?.stringValue ?? item["id"]?.stringValue ?? item["uid"]?.stringValue ?? ""
-            return AttachmentView(type: type, name: name)
+            let key = (try? Attachment(json: item)).flatMap(AttachmentKey.of)
+            guard let key else { return AttachmentView(type: type, name: name, href: nil, image: false, note: nil) }
+            guard let file = files[key], file.status == .ok, let sha256 = file.sha256 else {
+                return AttachmentView(
+                    type: type, name: name, href: nil, image: false, note: files[key].map { note($0.status) })
+            }
+            let served = ArchiveService.servedType(file.contentType ?? file.declaredContentType)
+            return AttachmentView(type: type, name: name, href: "/files/" + sha256, image: served.inline, note: nil)
+        }
+    }
+
+    static func note(_ status: FileStatus) -> String {
+        switch status {
+        case .ok: ""
+        case .listed: "file not downloaded"
+        case .failed: "file download failed"
+        case .tooLarge: "file too large to archive"
+        case .external: "file on another host, not fetched"
+        case .gone: "file gone from the server"
         }
     }
 }
