@@ -59,13 +59,19 @@ curl -sS -w '  (HTTP %{http_code})\n' "$BASE/chat/Dialog.json"
 curl -sS -w '  (HTTP %{http_code})\n' -H "QB-Token: $TOKEN" "$BASE/chat/Message.json"
 
 step "qbarchive crawl — user1's dialogs into $DEMO_DIR/archive.sqlite (credentials from the environment)"
-rm -f "$DEMO_DIR/archive.sqlite" "$DEMO_DIR/archive.sqlite-wal" "$DEMO_DIR/archive.sqlite-shm"
+rm -rf "$DEMO_DIR/archive.sqlite" "$DEMO_DIR/archive.sqlite-wal" "$DEMO_DIR/archive.sqlite-shm" "$DEMO_DIR/archive.sqlite.files"
 export QB_ENDPOINT="$BASE" QB_APP_ID=$APP_ID QB_AUTH_KEY=$AUTH_KEY QB_AUTH_SECRET=$AUTH_SECRET QB_LOGIN=user1 QB_PASSWORD=password1
 "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive.sqlite"
 
 step "A second run asks only for what changed (here: 40 live changes made in between)"
 curl -sS -X POST "$BASE/_emulator/live?count=40" >/dev/null
 "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive.sqlite"
+
+step "The files attachments name, downloaded into a content-addressed store (--attachments files)"
+"$QBARCHIVE" crawl --archive "$DEMO_DIR/archive.sqlite" --attachments files --attachment-max-bytes 2M
+"$QBARCHIVE" status --archive "$DEMO_DIR/archive.sqlite" | sed -n "1,2p"
+"$QBARCHIVE" verify-store --archive "$DEMO_DIR/archive.sqlite"
+ls "$DEMO_DIR/archive.sqlite.files/sha256" | sed -n "1,3p"
 
 step "Every user's dialogs through the API key (--scope app), with --reconcile, as JSON events"
 QB_API_KEY=$API_KEY "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive-app.sqlite" --scope app --reconcile --json | tail -n 1

@@ -54,6 +54,10 @@ extension Archive: CrawlArchive {
         try fileStore.makeWriter()
     }
 
+    public func removePartialFiles() {
+        fileStore.removeLeftovers()
+    }
+
     public func liveMessageIDs(dialogID: String) async throws -> Set<String> {
         Set(try await liveMessageIDs(dialogID: dialogID) as [String])
     }

@@ -37,6 +37,8 @@ public protocol CrawlArchive: Sendable {
     func recordFetch(key: String, outcome: FetchOutcome) async throws
     /// A writer for one new file of the file store.
     func makeFileWriter() throws -> FileStore.Writer
+    /// Removes what a killed run left half-written in the file store (only one crawl runs at a time).
+    func removePartialFiles()
 
     /// Ids of a dialog's archived, not-deleted messages (for `--reconcile`).
     func liveMessageIDs(dialogID: String) async throws -> Set<String>

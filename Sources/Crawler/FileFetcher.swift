@@ -33,6 +33,7 @@ struct FileFetcher: Sendable {
     }
 
     func run(until messages: Completion) async throws -> FileTally {
+        archive.removePartialFiles()
         var tally = FileTally()
         var after: Int64 = 0
         try await withThrowingTaskGroup(of: Result.self) { group in

@@ -97,6 +97,9 @@ struct AttachmentCrawlTests {
         try await Self.run { setup in
             _ = try await setup.crawl(.app, configure: Self.files())
             let before = try await Self.stats(setup)["downloads"]
+            // What a killed run would have left half-written.
+            let leftover = setup.archive.fileStore.root + "/tmp/killed.part"
+            try Data("half a file".utf8).write(to: URL(fileURLWithPath: leftover))
             let again = try await setup.crawl(.app, configure: Self.files())
             #expect(again.status == .complete)
             #expect(again.files?.downloaded == 0)
@@ -104,6 +107,7 @@ struct AttachmentCrawlTests {
             let after = try await Self.stats(setup)["downloads"]
             #expect(after?["redirects"] == before?["redirects"])
             #expect(after?["downloads"] == before?["downloads"])
+            #expect(!FileManager.default.fileExists(atPath: leftover))
         }
     }
 
