@@ -2,7 +2,8 @@
 # Benchmarks behind `make bench`, each side by side with a peer we did not write, on the same data in one
 # run: the emulator (never the bottleneck), crawl (concurrency 1/4/16 against a sequential skip/limit
 # script), ingest (against sqlite-utils and the sqlite3 CLI), search, stats and export (against the sqlite3
-# CLI, tar, gzip, zstd), then memory and scaling at 100k and 5M messages. Writes docs/performance.md.
+# CLI, tar, gzip, zstd), then memory and scaling at 100k and 5M messages, and attachment downloads (against
+# curl and sha256sum). Writes docs/performance.md.
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (about 40 minutes)
 #   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 2 minutes
@@ -317,6 +318,12 @@ done
 scale_row "$crawl_new" "$ingest_s" "$ingest_rss_mb" "$main_search_p50" "$main_search_rss" "$main_export_s" "$main_export_rss" "$archive_mb"
 scale_rows=$(printf '%s' "$scale_rows" | sort -n | cut -f2-)$'\n'
 
+# Attachments: downloads over loopback and the memory of a 2 GB file (scripts/bench/attachments.sh).
+progress "attachments"
+if [ "${QUICK:-0}" = 1 ]; then export BIG_BYTES=${BIG_BYTES:-500000000} ATTACH_MESSAGES=${ATTACH_MESSAGES:-1000}; fi
+QBARCHIVE="$QBARCHIVE" scripts/bench/attachments.sh "$WORK/attachments.md"
+attachments_section=$(cat "$WORK/attachments.md")
+
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
 cat >"$OUT" <<MD
 # Performance
@@ -455,6 +462,8 @@ should not grow with the archive; search reads only the hits it prints.
 | messages | crawl | messages/s | crawl RSS | search p50 ms | search RSS | export JSONL | export RSS | archive |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $scale_rows
+$attachments_section
+
 Whole run: $(( $(date +%s) - BENCH_START )) s.
 MD
 echo "bench: wrote $OUT"
