@@ -34,15 +34,7 @@ extension ArchiveService {
             var headers = HTTPFields()
             headers[.contentType] = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
             headers[.contentDisposition] = "attachment; filename=\"\(name)\""
-            return Response(
-                status: .ok, headers: headers,
-                body: ResponseBody { writer in
-                    defer { try? handle.close() }
-                    while let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: chunk))
-                    }
-                    try await writer.finish(nil)
-                })
+            return FileResponse.make(handle, headers: headers)
         }
     }
 

@@ -38,15 +38,7 @@ extension ArchiveService {
             headers[.contentDisposition] = Self.contentDisposition(inline: inline, name: file.name ?? digest)
             if let size = file.size { headers[.contentLength] = String(size) }
             headers[.cacheControl] = "private, max-age=31536000, immutable"
-            return Response(
-                status: .ok, headers: headers,
-                body: ResponseBody { writer in
-                    defer { try? handle.close() }
-                    while let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: chunk))
-                    }
-                    try await writer.finish(nil)
-                })
+            return FileResponse.make(handle, headers: headers)
         }
     }
 
