@@ -9,7 +9,7 @@ import Testing
 @Suite("qbarchive crawl --attachments, status and verify-store (the built binary)")
 struct AttachmentCommandTests {
     /// An emulator with about 25 files, and a scratch folder.
-    static func run(_ body: @Sendable ([String: String], URL) async throws -> Void) async throws {
+    static func run(latency: Int = 0, _ body: @Sendable ([String: String], URL) async throws -> Void) async throws {
         var configuration = EmulatorConfiguration()
         configuration.seed = 23
         configuration.users = 4
@@ -17,6 +17,7 @@ struct AttachmentCommandTests {
         configuration.messages = 300
         configuration.largeFileRate = 0
         configuration.apiKey = "cli-key"
+        configuration.latencyMilliseconds = latency
         let emulator = try Emulator(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("files-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -116,6 +117,44 @@ struct AttachmentCommandTests {
             environment: ["QB_ENDPOINT": "http://127.0.0.1:9", "QB_API_KEY": "k"])
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("kill -9 while files download: nothing is stored under a wrong name, and a rerun completes the store")
+    func killNineDuringDownloads() async throws {
+        // 40 ms a request: the downloads take a second or two, so the kills land among them.
+        try await Self.run(latency: 40) { environment, directory in
+            let archive = directory.appendingPathComponent("k.sqlite").path
+            let crawl = ["crawl", "--archive", archive, "--scope", "app", "--attachments", "files", "--quiet"]
+            let store = FileStore(archivePath: archive)
+            for _ in 0..<3 {
+                let before = store.allDigests().count
+                let process = try RunningCommand(crawl, environment: environment)
+                let deadline = ContinuousClock.now + .seconds(20)
+                while store.allDigests().count <= before, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                process.signal(SIGKILL)
+                _ = await process.wait()
+                for digest in store.allDigests() {
+                    guard case .ok = store.verify(digest) else {
+                        Issue.record("\(digest) is stored with other bytes")
+                        continue
+                    }
+                }
+            }
+            let final = try await CommandRunner.run(crawl, environment: environment)
+            #expect(final.status == 0, "\(final.stdout) \(final.stderr)")
+            let files = try JSONValue(
+                parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)[
+                    "files"]
+            #expect(files?["listed"] == 0)
+            #expect(files?["failed"] == 0)
+            #expect((files?["ok"]?.lenientInt ?? 0) > 10)
+            let verified = try await CommandRunner.run(["verify-store", "--archive", archive])
+            #expect(verified.status == 0, "\(verified.stdout)")
+            #expect(!verified.stdout.contains("not recorded"), "a killed run's stored file is recorded by the rerun")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: store.root + "/tmp"))?.isEmpty ?? true)
+        }
     }
 
     @Test("verify-store of a missing archive exits 10")
