@@ -9,10 +9,14 @@ extension BundleExport {
         var files: [BundleManifest.File]
         var body: [String: JSONValue]
         var messages: Int
+        /// The stored files the messages and revisions reference: SHA-256 → size (bundled unless
+        /// `--no-attachments`; read from the file store when the container is written, never staged).
+        var attachments: [String: Int]
     }
 
-    /// Streams every file of the bundle but the README into `stage`, inside one read transaction so that
-    /// the files agree with each other.
+    /// Streams every file of the bundle but the README and the attachments into `stage`, inside one read
+    /// transaction so that the files agree with each other, and learns which stored files the messages
+    /// and their earlier revisions reference.
     func stageFiles(archive: Archive, stage: StagingDirectory, progress: (Int) -> Void) throws -> Staged {
         let query = selection.query
         return try archive.withSnapshot { snapshot in
@@ -20,7 +24,7 @@ extension BundleExport {
             let messagesJSON = try stage.create("messages.jsonl")
             let messagesCSV = try stage.create("messages.csv")
             let deletions = try stage.create("deletions.jsonl")
-            try messagesCSV.write(Array((MessageRecord.csvHeader + "\n").utf8))
+            try messagesCSV.write(Array((ExportRecord.csvHeader + "\n").utf8))
             var files: [BundleManifest.File] = []
             var transcript: StagedFile?
             var dialogIDs: [String] = []
@@ -29,9 +33,12 @@ extension BundleExport {
             var last: Int?
             var line: [UInt8] = []
             line.reserveCapacity(4096)
+            let carriage: FileReference.Carriage = attachments ? .bundled : .leftOut
+            var resolver = FileReferenceResolver(carriage: carriage)
 
             try snapshot.forEachMessage(matching: query) { hit in
                 let message = hit.message
+                let references = try resolver.resolve(message.attachmentsJSON, in: snapshot)
                 if transcript?.name != "transcripts/\(message.dialogID).txt" {
                     if let transcript { files.append(try transcript.finish(records: nil)) }
                     let next = try stage.create("transcripts/\(message.dialogID).txt")
@@ -39,12 +46,13 @@ extension BundleExport {
                     transcript = next
                     dialogIDs.append(message.dialogID)
                 }
-                try transcript?.write(Array(TranscriptWriter.lines(hit).utf8))
+                try transcript?.write(
+                    Array(TranscriptWriter.lines(hit, files: references, carriage: carriage).utf8))
                 line.removeAll(keepingCapacity: true)
-                MessageRecord.writeJSON(hit, raw: true, into: &line)
+                ExportRecord.writeJSON(hit, raw: true, files: references, carriage: carriage, into: &line)
                 try messagesJSON.append(record: line)
                 line.removeAll(keepingCapacity: true)
-                MessageRecord.writeCSV(hit, into: &line)
+                ExportRecord.writeCSV(hit, files: references, into: &line)
                 try messagesCSV.append(record: line)
                 if let deletedAt = message.deletedAt {
                     line.removeAll(keepingCapacity: true)
@@ -90,8 +98,9 @@ extension BundleExport {
             }
             let revisions = try stage.create("revisions.jsonl")
             try snapshot.forEachRevision(matching: query) { revision in
+                let references = try resolver.resolve(revision.attachmentsJSON, in: snapshot)
                 line.removeAll(keepingCapacity: true)
-                BundleRecords.revision(revision, into: &line)
+                BundleRecords.revision(revision, files: references.json(carriage), into: &line)
                 try revisions.append(record: line)
             }
 
@@ -115,8 +124,9 @@ extension BundleExport {
                 ]),
                 "counts": .object(counts),
                 "entry_mtime": .int(last ?? identity.createdAt),
+                "attachments": resolver.manifestEntry,
             ]
-            return Staged(files: files, body: body, messages: messageCount)
+            return Staged(files: files, body: body, messages: messageCount, attachments: resolver.stored)
         }
     }
 }

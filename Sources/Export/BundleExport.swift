@@ -4,14 +4,16 @@ import Foundation
 import QuickBlox
 import Search
 
-/// Writes a bundle: the selected messages and everything that explains them, in one deterministic,
-/// verifiable container.
+/// Writes a bundle: the selected messages, everything that explains them and the files their attachments
+/// name, in one deterministic, verifiable container.
 ///
 /// Files are first streamed into a staging directory beside the output (hashed and counted as they are
 /// written), then the manifest is made and the container is streamed from the staged files: every
-/// file's size and hash must be known before the container holds it, and memory stays flat.
-/// Deterministic: entries in a fixed order (manifest first), fixed times taken from the data, uid/gid
-/// 0, no host names, no clock unless `createdAt` is given.
+/// file's size and hash must be known before the container holds it, and memory stays flat. Attachment
+/// files are not staged: the archive's content-addressed store already knows their size and SHA-256,
+/// and they are streamed from it (and hashed again) as `attachments/SHA256`, after the other files.
+/// Deterministic: entries in a fixed order (manifest first, attachments last by SHA-256), fixed times
+/// taken from the data, uid/gid 0, no host names, no clock unless `createdAt` is given.
 public struct BundleExport: Sendable {
     public var selection: ExportSelection
     public var container: ContainerFormat
@@ -23,11 +25,15 @@ public struct BundleExport: Sendable {
     public var toolVersion: String
     /// Split into parts of at most this many bytes of files each (never splitting a file); `nil` for one bundle.
     public var maxPartSize: Int?
+    /// Carry the stored files of the messages' (and their revisions') attachments; `false` names them only
+    /// (`--no-attachments`).
+    public var attachments: Bool
 
     public init(
         selection: ExportSelection, container: ContainerFormat = .tarGz, createdAt: Int? = nil,
-        signingKeyPath: String? = nil, toolVersion: String, maxPartSize: Int? = nil
+        signingKeyPath: String? = nil, toolVersion: String, maxPartSize: Int? = nil, attachments: Bool = true
     ) {
+        self.attachments = attachments
         self.selection = selection
         self.container = container
         self.createdAt = createdAt
@@ -70,6 +76,8 @@ public struct BundleExport: Sendable {
         var staged = try stageFiles(archive: archive, stage: stage, progress: progress)
         staged.files.append(try stage.write("README.txt", BundleReadme.text(container: container), records: nil))
         staged.files.sort { $0.path < $1.path }
+        let store = archive.fileStore
+        if attachments { staged.files += try Self.attachmentFiles(staged.attachments, store: store) }
         var body = staged.body
         body["format"] = .string(BundleManifest.formatName)
         body["format_version"] = .int(BundleManifest.formatVersion)
@@ -102,15 +110,16 @@ public struct BundleExport: Sendable {
             }
             let manifest = BundleManifest(body: partBody, files: files)
             let target = Self.partPath(path, number: index + 1, of: plan.count, container: container)
-            parts.append(try write(manifest, signingKey: signingKey, stage: stage, to: target))
+            parts.append(try write(manifest, signingKey: signingKey, stage: stage, store: store, to: target))
         }
         return Summary(parts: parts, messages: staged.messages)
     }
 
-    /// Writes one container: manifest (and signature) first, then the staged files; then `path.sha256`.
+    /// Writes one container: manifest (and signature) first, then the staged files and the attachment files
+    /// from the store; then `path.sha256`.
     private func write(
         _ manifest: BundleManifest, signingKey: Curve25519.Signing.PrivateKey?, stage: StagingDirectory,
-        to path: String
+        store: FileStore, to path: String
     ) throws -> Summary.Part {
         let manifestBytes = manifest.serialized()
         var head: [(String, [UInt8])] = [("manifest.json", manifestBytes)]
@@ -126,7 +135,11 @@ public struct BundleExport: Sendable {
             }
             for file in manifest.files {
                 try writer.beginEntry(path: file.path, size: file.size, modificationTime: manifest.entryTime)
-                try stage.read(file.path) { chunk throws(ContainerError) in try writer.write(chunk) }
+                if file.path.hasPrefix("attachments/") {
+                    try Self.streamAttachment(file, store: store, into: writer)
+                } else {
+                    try stage.read(file.path) { chunk throws(ContainerError) in try writer.write(chunk) }
+                }
             }
             try writer.finish()
             // An earlier export's checksum file must not outlive the bundle it describes: it goes first, so
@@ -149,12 +162,15 @@ public struct BundleExport: Sendable {
         }
     }
 
-    /// Groups the files into parts of at most `limit` bytes (README.txt in each; a file larger than a
-    /// part gets a part of its own). Sizes are before compression, so a part file stays about within it.
+    /// Groups the files, in order, into parts of at most `limit` bytes (README.txt first in each). A file
+    /// is never split: one larger than a part — a big attachment — gets a part of its own, which exceeds
+    /// the limit. Sizes are before compression, so a part file stays about within it.
     static func plan(_ files: [BundleManifest.File], limit: Int?) -> [[BundleManifest.File]] {
         guard let limit, let readme = files.first(where: { $0.path == "README.txt" }) else { return [files] }
-        let overhead = 1024  // a tar header and padding per entry; the manifest has its own reserve
-        let budget = limit - readme.size - overhead - 256 * 1024
+        let overhead = 1024  // a tar header and padding per entry, and the file's line in its manifest
+        // Every part's manifest lists the whole set (about 150 bytes a file) besides its own files; with
+        // very many files a small part size is mostly manifest, and parts exceed it rather than multiply.
+        let budget = max(limit / 4, limit - readme.size - overhead - 256 * 1024 - files.count * 160)
         var parts: [[BundleManifest.File]] = []
         var current: [BundleManifest.File] = []
         var used = 0
@@ -168,7 +184,7 @@ public struct BundleExport: Sendable {
             used += file.size + overhead
         }
         if !current.isEmpty || parts.isEmpty { parts.append(current) }
-        return parts.map { ([readme] + $0).sorted { $0.path < $1.path } }
+        return parts.map { [readme] + $0 }
     }
 
     /// `case.tar.gz` → `case.part02.tar.gz` when there are several parts.

@@ -4,9 +4,11 @@ import QuickBlox
 
 /// Restores a bundle into an archive: verified first, then read file by file, in batches.
 ///
-/// Dialogs, then membership and messages, then revisions and users, so foreign keys hold. The
-/// archive keeps what it already has (see ``ArchiveStore/Archive/importRecords(_:)``): importing is
-/// idempotent, and export → import into a new archive → export gives the same bundle.
+/// Attachment files first, into the archive's file store; then dialogs, membership and messages, then
+/// revisions and users, so foreign keys hold, each message's and revision's files recorded as it is
+/// restored (`ok` for the files just stored). The archive keeps what it already has (see
+/// ``ArchiveStore/Archive/importRecords(_:)``): importing is idempotent, and export → import into a new
+/// archive → export gives the same bundle.
 public struct BundleImport: Sendable {
     public var publicKeyPath: String?
 
@@ -20,6 +22,10 @@ public struct BundleImport: Sendable {
         public var records: Int
         public var inserted: Int
         public var manifest: BundleManifest
+        /// Attachment files copied into the archive's file store (some may have been there already), and
+        /// their bytes.
+        public var files = 0
+        public var fileBytes = 0
     }
 
     /// The order files are restored in; others (CSV, transcripts, deletions, README) duplicate these.
@@ -37,6 +43,7 @@ public struct BundleImport: Sendable {
         let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
         let reports = try bundles.map { try verifier.verify(path: $0) }
         try BundleVerifier.checkComplete(reports, paths: bundles)
+        let restored = try Self.restoreAttachments(reports, bundles: bundles, into: archive.fileStore)
         var records = 0
         var inserted = 0
         for name in Self.order {
@@ -59,7 +66,7 @@ public struct BundleImport: Sendable {
                     if chunk.isEmpty { break }
                     for line in lines.feed(chunk) {
                         number += 1
-                        try Self.add(line, of: name, number: number, to: &batch)
+                        try Self.add(line, of: name, number: number, restored: restored, to: &batch)
                         if batch.count >= 1000 { try flush() }
                     }
                 }
@@ -68,7 +75,12 @@ public struct BundleImport: Sendable {
                 throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
             }
         }
-        return Summary(records: records, inserted: inserted, manifest: reports[0].manifest)
+        let sizes = reports.flatMap(\.manifest.files).filter {
+            restored[$0.sha256] != nil && $0.path.hasPrefix("attachments/")
+        }
+        return Summary(
+            records: records, inserted: inserted, manifest: reports[0].manifest, files: sizes.count,
+            fileBytes: sizes.map(\.size).reduce(0, +))
     }
 
     /// The identity of the archive a bundle came from, from its manifest (not verified: ``run(bundle:into:)`` does that).
@@ -93,7 +105,9 @@ public struct BundleImport: Sendable {
         }
     }
 
-    private static func add(_ line: [UInt8], of file: String, number: Int, to batch: inout ImportBatch) throws {
+    private static func add(
+        _ line: [UInt8], of file: String, number: Int, restored: [String: String], to batch: inout ImportBatch
+    ) throws {
         guard let value = try? JSONValue(parsing: line), let record = ImportRecord(value) else {
             throw BundleProblem(file: file, reason: "line \(number) is not a record this version can read")
         }
@@ -101,8 +115,12 @@ public struct BundleImport: Sendable {
             switch file {
             case "dialogs.jsonl": batch.dialogs.append(try record.dialog())
             case "membership.jsonl": batch.membership.append(try record.membership())
-            case "messages.jsonl": batch.messages.append(try record.message())
-            case "revisions.jsonl": batch.revisions.append(try record.revision())
+            case "messages.jsonl":
+                batch.messages.append(try record.message())
+                batch.files += Self.files(of: value, restored: restored)
+            case "revisions.jsonl":
+                batch.revisions.append(try record.revision())
+                batch.files += Self.files(of: value, restored: restored)
             default: batch.users.append(try record.user())
             }
         } catch {

@@ -44,8 +44,11 @@ public enum BundleRecords {
     }
 
     /// An earlier version of a message (`revisions.jsonl`; also the service's `/api/messages/{id}`).
-    public static func revision(_ revision: MessageRevision, into out: inout [UInt8]) {
+    ///
+    /// `files`, when given, is written as `attachment_files` (see ``FileReference``): bundles pass it.
+    public static func revision(_ revision: MessageRevision, files: JSONValue? = nil, into out: inout [UInt8]) {
         var object = JSONObjectWriter(into: &out)
+        if let files { object.value("attachment_files", files, into: &out) }
         object.json("attachments", revision.attachmentsJSON, into: &out)
         object.json("custom", revision.customJSON, into: &out)
         object.string("message_id", revision.messageID, into: &out)

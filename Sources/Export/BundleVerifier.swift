@@ -100,6 +100,9 @@ public struct BundleVerifier: Sendable {
                     file: current.path,
                     reason: "is not where the manifest expects \(file.path) (unexpected or out of order)")
             }
+            if file.path.hasPrefix("attachments/"), file.path != "attachments/" + file.sha256 {
+                throw BundleProblem(file: file.path, reason: "is not named after its SHA-256 in the manifest")
+            }
             try writer.beginEntry(path: file.path, size: file.size, modificationTime: manifest.entryTime)
             var hasher = SHA256()
             var size = 0
@@ -112,7 +115,7 @@ public struct BundleVerifier: Sendable {
                     throw BundleProblem(file: file.path, reason: "is longer than the manifest says")
                 }
                 hasher.update(data: chunk)
-                counter.count(chunk)
+                if file.records != nil { counter.count(chunk) }
                 try writer.write(chunk)
             }
             guard size == file.size else {

@@ -12,6 +12,8 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
     case badOption(String)
     /// A signing or verification key file is unusable.
     case badKey(path: String, reason: String)
+    /// A stored attachment file a bundle must carry is missing from the archive's file store, or damaged.
+    case attachmentUnavailable(sha256: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -23,6 +25,10 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
             return message
         case .badKey(let path, let reason):
             return "The key file \(path) cannot be used: \(reason). Make a key pair with `qbarchive keygen`."
+        case .attachmentUnavailable(let sha256, let reason):
+            return "Cannot export the attachment file \(sha256): \(reason). Check the store with "
+                + "`qbarchive verify-store` (--requeue marks such files for the next crawl with --attachments files), "
+                + "or export with --no-attachments."
         }
     }
 }

@@ -16,13 +16,16 @@ public struct ExportJob: Sendable {
     public var version: String
     /// Split a bundle into parts of at most this many bytes.
     public var maxPartSize: Int?
+    /// A bundle carries the stored attachment files (`false`: `--no-attachments`, references only).
+    public var attachments: Bool
 
     public init(
         format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
         container: ContainerFormat = .tarGz, createdAt: Int? = nil, sign: String? = nil, version: String,
-        maxPartSize: Int? = nil
+        maxPartSize: Int? = nil, attachments: Bool = true
     ) {
         self.maxPartSize = maxPartSize
+        self.attachments = attachments
         self.format = format
         self.selection = selection
         self.raw = raw
@@ -48,7 +51,7 @@ public struct ExportJob: Sendable {
         if format == .bundle {
             let summary = try BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
-                toolVersion: version, maxPartSize: maxPartSize
+                toolVersion: version, maxPartSize: maxPartSize, attachments: attachments
             ).run(archive: archive, to: path, progress: progress)
             return Result(
                 messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,
@@ -71,6 +74,7 @@ public struct ExportJob: Sendable {
             "until": selection.until.map(JSONValue.string) ?? .null,
             "output": .string(path), "messages": .int(result.messages), "bytes": .int(result.bytes),
             "sha256": .string(result.sha256), "signed": .bool(sign != nil),
+            "attachments": format == .bundle ? .bool(attachments) : .null,
             "files": .object(result.files.mapValues(JSONValue.string)),
         ])
         return (try? await archive.appendAudit(action: "export", detail: detail, at: time)) != nil

@@ -28,6 +28,9 @@ public struct MessageExport: Sendable {
 
     /// Streams the messages into `path` (`-` for standard output) in `(dialog, date_sent, id)` order.
     ///
+    /// Each message says which files its attachments name and where they stand (`attachment_files`);
+    /// the files themselves go only into bundles.
+    ///
     /// One read transaction, a cursor and a reused line buffer: memory stays flat on any archive. The
     /// file appears under its name only when complete. Blocks its thread; `progress` gets the number of
     /// messages written every 10,000.
@@ -40,16 +43,18 @@ public struct MessageExport: Sendable {
             let newline: [UInt8] = excel ? [13, 10] : [10]
             if format == .csv {
                 if excel { try file.write([0xEF, 0xBB, 0xBF]) }
-                try file.write(MessageRecord.csvHeader)
+                try file.write(ExportRecord.csvHeader)
                 try file.write(newline)
             }
+            var resolver = FileReferenceResolver(carriage: .none)
             try archive.withSnapshot { snapshot in
                 try snapshot.forEachMessage(matching: selection.query) { hit in
+                    let files = try resolver.resolve(hit.message.attachmentsJSON, in: snapshot)
                     line.removeAll(keepingCapacity: true)
                     if format == .csv {
-                        MessageRecord.writeCSV(hit, into: &line)
+                        ExportRecord.writeCSV(hit, files: files, into: &line)
                     } else {
-                        MessageRecord.writeJSON(hit, raw: raw, into: &line)
+                        ExportRecord.writeJSON(hit, raw: raw, files: files, carriage: .none, into: &line)
                     }
                     line.append(contentsOf: newline)
                     try file.write(line)

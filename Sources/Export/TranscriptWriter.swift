@@ -19,8 +19,11 @@ enum TranscriptWriter {
             + "earlier versions are in revisions.jsonl.\n\n"
     }
 
-    /// A message's lines, ending with a newline.
-    static func lines(_ hit: SearchHit) -> String {
+    /// A message's lines, ending with a newline; each attachment says where the bundle holds its file,
+    /// or why it does not (`files`, from ``FileReferenceResolver``).
+    static func lines(_ hit: SearchHit, files: [FileReference] = [], carriage: FileReference.Carriage = .bundled)
+        -> String
+    {
         let message = hit.message
         let time = ISO8601.format(message.dateSent).replacingOccurrences(of: "T", with: " ").replacingOccurrences(
             of: "Z", with: "")
@@ -30,7 +33,10 @@ enum TranscriptWriter {
         var out = "[\(time)] \(sender)\(login): \(text.first.map(String.init) ?? "")\n"
         for continuation in text.dropFirst() { out += "    \(continuation)\n" }
         if let attachments = try? JSONValue(parsing: message.attachmentsJSON), case .array(let items) = attachments {
-            for item in items { out += "    [attachment: \(describe(item))]\n" }
+            for item in items {
+                let file = files.isEmpty ? nil : files.reference(for: item)
+                out += "    [attachment: \(describe(item))\(file?.transcriptSuffix(carriage) ?? "")]\n"
+            }
         }
         if message.edited > 0 {
             out += "    [edited \(message.edited) time\(message.edited == 1 ? "" : "s")]\n"

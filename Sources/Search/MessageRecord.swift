@@ -17,9 +17,13 @@ public enum MessageRecord {
     ]
 
     /// Appends the message as a JSON object with sorted keys (no newline); `raw` adds the server's record.
-    public static func writeJSON(_ hit: SearchHit, raw: Bool, into out: inout [UInt8]) {
+    ///
+    /// `files`, when given, is written as `attachment_files`: where an export holds each attachment's file,
+    /// or why it does not (exports pass it; search output and the service leave it out).
+    public static func writeJSON(_ hit: SearchHit, raw: Bool, files: JSONValue? = nil, into out: inout [UInt8]) {
         let message = hit.message
         var object = JSONObjectWriter(into: &out)
+        if let files { object.value("attachment_files", files, into: &out) }
         object.json("attachments", message.attachmentsJSON, into: &out)
         object.json("custom", message.customJSON, into: &out)
         object.timestamp("date", message.dateSent, into: &out)

@@ -18,15 +18,19 @@ struct ExportCommand: AsyncParsableCommand {
 
             A bundle (the default) holds manifest.json (what, by whom, from which archive, and the SHA-256 of \
             every file), messages.jsonl, messages.csv, dialogs, users, revisions (edit history), membership, \
-            deletions, one readable transcript per dialog, and README.txt. The same archive and options give \
+            deletions, one readable transcript per dialog, README.txt, and attachments/SHA256: every stored \
+            file the messages (or their earlier versions) attach, once each. Each message's attachment_files \
+            names its files' paths, or why a file is absent (not downloaded, too large, gone, ...); \
+            --no-attachments leaves the files out and keeps the references. The same archive and options give \
             a byte-identical bundle; BUNDLE.sha256 is written beside it. Check one with `qbarchive verify`.
 
-            Exit codes: 0 done, 1 error, 2 usage (bad option, query or key), 10 archive unreadable, \
-            13 output not writable.
+            Exit codes: 0 done, 1 error, 2 usage (bad option, query or key), 10 archive unreadable (or a \
+            stored attachment file missing or damaged), 13 output not writable.
 
             Examples:
               qbarchive export --archive chat.sqlite
               qbarchive export --archive chat.sqlite --format bundle --bundle tar.zst --sign keys/compliance
+              qbarchive export --archive chat.sqlite --where @payment-scams --no-attachments --out scams.tar.gz
               qbarchive export --archive chat.sqlite --format jsonl --where @payment-scams --out scams.jsonl
               qbarchive export --archive chat.sqlite --format csv --excel --since 2024-03 --until 2024-05 --out q2.csv
               qbarchive export --archive chat.sqlite --format jsonl --dialog 5f1c0c2e9a4e0b0001a1b2c3 --out -
@@ -52,8 +56,13 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Split the bundle into parts of at most this size (e.g. 700M, 2G), each with its own manifest.",
-            discussion: "Files are never split; parts are named NAME.part01.tar.gz, NAME.part02.tar.gz, ..."))
+            discussion: """
+                Files are never split: a part exceeds the size only when one attachment alone is larger. \
+                Parts are named NAME.part01.tar.gz, NAME.part02.tar.gz, ...
+                """))
     var maxPartSize: String?
+    @Flag(help: "Bundle: leave the attachment files out (messages still name each file and its SHA-256).")
+    var noAttachments = false
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
@@ -66,6 +75,9 @@ struct ExportCommand: AsyncParsableCommand {
         if raw, format != .jsonl { throw ValidationError("--raw goes with --format jsonl (bundles always carry it)") }
         if excel, format != .csv { throw ValidationError("--excel goes with --format csv") }
         if sign != nil, format != .bundle { throw ValidationError("--sign goes with --format bundle") }
+        if noAttachments, format != .bundle {
+            throw ValidationError("--no-attachments goes with --format bundle (JSON Lines and CSV carry no files)")
+        }
         if let maxPartSize {
             guard format == .bundle else { throw ValidationError("--max-part-size goes with --format bundle") }
             guard let bytes = Self.byteCount(maxPartSize), bytes >= 1 << 20 else {
@@ -112,7 +124,7 @@ struct ExportCommand: AsyncParsableCommand {
         let job = ExportJob(
             format: format, selection: selection, raw: raw, excel: excel, container: bundle,
             createdAt: createdAt.flatMap(ISO8601.parse), sign: sign, version: QBArchiveVersion.current,
-            maxPartSize: maxPartSize.flatMap(Self.byteCount))
+            maxPartSize: maxPartSize.flatMap(Self.byteCount), attachments: !noAttachments)
         let result: ExportJob.Result
         do {
             result = try await OwnThread.run { try job.run(archive: store, path: path, progress: progress.update) }
@@ -121,6 +133,9 @@ struct ExportCommand: AsyncParsableCommand {
         } catch let error as ExportError {
             progress.clear()
             if case .badKey = error { throw CommandFailure(error.localizedDescription, code: .usage) }
+            if case .attachmentUnavailable = error {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+            }
             throw CommandFailure(error.localizedDescription, code: ExitCode(13))
         }
         progress.clear()

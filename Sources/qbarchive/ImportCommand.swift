@@ -13,7 +13,10 @@ struct ImportCommand: AsyncParsableCommand {
             The bundle is verified first (as by qbarchive verify); a bundle that fails is not imported at all. \
             A new archive takes the identity of the archive the bundle came from, so exporting it again gives \
             the same bundle. An existing archive keeps every record it already has and gains the others: \
-            importing twice changes nothing. Recorded in the archive's audit log.
+            importing twice changes nothing. Attachment files in the bundle are copied into the archive's \
+            file store (ARCHIVE.files), checked against their SHA-256, and recorded as stored; a file the \
+            bundle names but does not hold keeps its status (too large, gone, ...) or stays to be fetched. \
+            Recorded in the archive's audit log.
 
             Exit codes: 0 done, 2 usage (bad key file), 10 archive unreadable, 20 the bundle failed verification \
             or holds a record that cannot be read.
@@ -30,6 +33,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let created = !FileManager.default.fileExists(atPath: archive)
+        let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
         let store: Archive
         do {
             store = created ? try Archive.create(at: archive) : try Archive.open(at: archive)
@@ -46,11 +50,11 @@ struct ImportCommand: AsyncParsableCommand {
                 return try importer.run(bundles: bundles, into: store)
             }
         } catch let problem as BundleProblem {
-            if created { Self.remove(archive) }
+            if created { Self.remove(archive, store: !storeExisted) }
             throw CommandFailure(
                 "import refused: \(problem.localizedDescription); nothing was imported", code: ExitCode(20))
         } catch let error as ExportError {
-            if created { Self.remove(archive) }
+            if created { Self.remove(archive, store: !storeExisted) }
             if case .badKey = error { throw CommandFailure(error.localizedDescription, code: .usage) }
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
@@ -60,22 +64,26 @@ struct ImportCommand: AsyncParsableCommand {
             action: "import",
             detail: .object([
                 "bundles": .object(digests), "records": .int(summary.records),
-                "inserted": .int(summary.inserted),
+                "inserted": .int(summary.inserted), "files": .int(summary.files), "file_bytes": .int(summary.fileBytes),
             ]))
         if json {
             print(
                 JSONValue.object([
                     "archive": .string(archive), "created": .bool(created), "records": .int(summary.records),
-                    "inserted": .int(summary.inserted),
+                    "inserted": .int(summary.inserted), "files": .int(summary.files),
+                    "file_bytes": .int(summary.fileBytes),
                 ]).jsonString)
         } else {
             print(
                 "imported \(bundles.joined(separator: ", ")) into \(archive): \(summary.records) records, "
-                    + "\(summary.inserted) new")
+                    + "\(summary.inserted) new, \(summary.files) attachment files")
         }
     }
 
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// Removes an archive this import created, and the file store beside it when the import made that too.
+    private static func remove(_ path: String, store: Bool) {
+        for suffix in ["", "-wal", "-shm"] + (store ? [".files"] : []) {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
     }
 }

@@ -15,7 +15,8 @@ struct VerifyCommand: AsyncParsableCommand {
             SHA-256 and record count the manifest gives, and no other file; finally that the container's \
             bytes are exactly the canonical encoding of those contents, so one changed byte anywhere — a tar \
             header, a zip directory, a gzip header — is detected. Given the parts of a split bundle, also \
-            checks that they form one complete set.
+            checks that they form one complete set. Attachment files (attachments/SHA256) are checked like \
+            every other file, and must be named after their SHA-256.
 
             Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be read, \
             20 verification failed (the message names the first bad file).
@@ -60,12 +61,19 @@ struct VerifyCommand: AsyncParsableCommand {
         var lines = ["verified \(path) (\(report.format.rawValue)\(part), sha256 \(report.sha256))"]
         for file in report.manifest.files {
             let records = file.records.map { ", \($0) records" } ?? ""
-            if !file.path.hasPrefix("transcripts/") {
+            if !file.path.hasPrefix("transcripts/"), !file.path.hasPrefix("attachments/") {
                 lines.append("  ok  \(file.path) (\(file.size) bytes\(records))")
             }
         }
         let transcripts = report.manifest.files.filter { $0.path.hasPrefix("transcripts/") }.count
         lines.append("  ok  transcripts/ (\(transcripts) files)")
+        let attachments = report.manifest.files.filter { $0.path.hasPrefix("attachments/") }
+        if !attachments.isEmpty {
+            let bytes = attachments.map(\.size).reduce(0, +)
+            lines.append("  ok  attachments/ (\(attachments.count) files, \(bytes) bytes)")
+        } else if report.manifest.body["attachments"]?["included"] == .bool(false) {
+            lines.append("  attachments left out (--no-attachments); the messages name them")
+        }
         lines.append(report.signer.map { "  signed by key \($0)" } ?? "  not signed")
         if !report.canonical {
             lines.append(

@@ -69,10 +69,10 @@ struct ExportTests {
             text = text.replacingOccurrences(of: "\r\n", with: "\n")
         }
         let records = try StrictCSV.parse(text)
-        #expect(records.first == MessageRecord.csvColumns)
+        #expect(records.first == ExportRecord.csvColumns)
         #expect(records.count == hits.count + 1)
         for (record, hit) in zip(records.dropFirst(), hits) {
-            #expect(record.count == MessageRecord.csvColumns.count)
+            #expect(record.count == ExportRecord.csvColumns.count)
             #expect(record[0] == hit.message.id)
             #expect(record[12] == excelText(hit.message.text ?? "", excel))
             #expect(record[13] == hit.message.attachmentsJSON)

@@ -10,13 +10,16 @@ extension Archive {
     /// revision; for membership the same period) is left as it is, so importing a bundle twice, or into
     /// the archive it came from, changes nothing. Records are stored verbatim — observation times,
     /// edit counts and tombstones included — and messages are indexed for search in the same
-    /// transaction. Foreign keys hold: import dialogs before their messages and membership, and
+    /// transaction, as are the files their attachments name (`attachment_files`, with what the batch's
+    /// ``ImportBatch/files`` says of them). Foreign keys hold: import dialogs before their messages and membership, and
     /// messages before their revisions. Blocks its thread.
     ///
     /// - Returns: how many records were new.
     public func importRecords(_ batch: ImportBatch) throws -> Int {
         try pool.write { db in
             var inserted = 0
+            let time = Archive.now()
+            let indexer = try FileIndexer(db: db, time: time)
             func run(_ statement: Statement, _ arguments: StatementArguments) throws {
                 statement.setUncheckedArguments(arguments)
                 try statement.execute()
@@ -69,7 +72,7 @@ extension Archive {
                 }
             }
             if !batch.messages.isEmpty {
-                inserted += try Self.importMessages(batch.messages, db: db)
+                inserted += try Self.importMessages(batch.messages, indexer: indexer, db: db)
             }
             if !batch.revisions.isEmpty {
                 let statement = try db.cachedStatement(
@@ -88,14 +91,18 @@ extension Archive {
                             r.observedAt, r.supersededAt,
                         ])
                 }
+                try Self.indexImportedFiles(batch.revisions, indexer: indexer)
             }
+            try Self.importFiles(batch.files, time: time, db: db)
             return inserted
         }
     }
 
     /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them, so a
     /// restored message is indistinguishable from a crawled one; the archive's own columns are taken as given.
-    private static func importMessages(_ messages: [ArchivedMessage], db: Database) throws -> Int {
+    private static func importMessages(_ messages: [ArchivedMessage], indexer: FileIndexer, db: Database) throws
+        -> Int
+    {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -127,9 +134,12 @@ extension Archive {
                 archived.lastSeenAt, archived.edited, archived.deletedAt,
             ])
             try insert.execute()
-            guard db.changesCount > 0 else { continue }
-            inserted += 1
+            let isNew = db.changesCount > 0
             let rowID = db.lastInsertedRowID
+            // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
+            try indexer.index(message.attachments)
+            guard isNew else { continue }
+            inserted += 1
             if let text = message.text {
                 words.setUncheckedArguments([rowID, text])
                 try words.execute()

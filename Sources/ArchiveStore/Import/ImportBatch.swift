@@ -5,6 +5,8 @@ public struct ImportBatch: Sendable {
     public var membership: [MembershipPeriod] = []
     public var messages: [ArchivedMessage] = []
     public var revisions: [MessageRevision] = []
+    /// What the bundle says of the files the messages and revisions attach (not counted as records).
+    public var files: [ImportedFile] = []
 
     public init() {}
 

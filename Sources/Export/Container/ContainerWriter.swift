@@ -189,10 +189,13 @@ public final class ContainerWriter {
     /// libarchive's version details (archive_version_details()), e.g. "libarchive 3.6.2 zlib/1.2.13 liblzma/… libzstd/1.5.4".
     ///
     /// Compressed bytes depend on the zlib and zstd versions, so a reproducibility record names them.
-    public static var libraryVersion: String {
+    /// Read once (a `static let` is initialised exactly once, thread-safely): libarchive 3.6.2 rebuilds the
+    /// text in a static buffer on every call, so concurrent calls — an export and a verification running
+    /// at the same time — corrupted the heap.
+    public static let libraryVersion: String = {
         guard let details = archive_version_details() else { return "libarchive (unknown version)" }
         return String(cString: details)
-    }
+    }()
 
     // MARK: Checks
 

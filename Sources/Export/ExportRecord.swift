@@ -1,0 +1,30 @@
+import ArchiveStore
+import Search
+
+/// A message as exports write it: the fields of ``Search/MessageRecord`` (shared with search output), and
+/// the files its attachments name.
+public enum ExportRecord {
+    /// The export CSV's columns, in order: search's, then `attachment_files` (new columns are only appended).
+    public static let csvColumns = MessageRecord.csvColumns + ["attachment_files"]
+
+    /// The CSV header line (no line ending).
+    public static var csvHeader: String { csvColumns.joined(separator: ",") }
+
+    /// The message as a JSON object with sorted keys, `attachment_files` included (no newline).
+    static func writeJSON(
+        _ hit: SearchHit, raw: Bool, files: [FileReference], carriage: FileReference.Carriage,
+        into out: inout [UInt8]
+    ) {
+        MessageRecord.writeJSON(hit, raw: raw, files: files.json(carriage), into: &out)
+    }
+
+    /// The message as one CSV record of ``csvColumns`` (no line ending): `attachment_files` holds one word
+    /// per file, separated by spaces (see ``FileReference/csvToken``), and is empty without files.
+    static func writeCSV(_ hit: SearchHit, files: [FileReference], into out: inout [UInt8]) {
+        MessageRecord.writeCSV(hit, into: &out)
+        out.append(UInt8(ascii: ","))
+        if !files.isEmpty {
+            MessageRecord.appendCSVField(files.map(\.csvToken).joined(separator: " "), into: &out)
+        }
+    }
+}

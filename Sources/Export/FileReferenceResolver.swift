@@ -1,0 +1,72 @@
+import ArchiveStore
+import QuickBlox
+
+/// Finds the files exported attachments name, and keeps count of them for the manifest.
+///
+/// One resolver serves one export, inside its snapshot: every message's and revision's attachments go
+/// through ``resolve(_:in:)``, which looks their keys up in `attachment_files` (a cached statement per
+/// key; only messages with attachments pay for it) and remembers each stored file once, by SHA-256.
+struct FileReferenceResolver {
+    let carriage: FileReference.Carriage
+    /// Every stored file referenced so far: SHA-256 → size.
+    private(set) var stored: [String: Int] = [:]
+    /// Every distinct attachment key referenced so far, by the status of its file.
+    private(set) var keysByStatus: [FileStatus: Int] = [:]
+    private var seenKeys = Set<String>()
+
+    init(carriage: FileReference.Carriage) {
+        self.carriage = carriage
+    }
+
+    /// The files of a message's or revision's attachments (its `attachments` JSON column), in attachment
+    /// order, each key once; attachments that name no file (a location) have none.
+    mutating func resolve(_ attachmentsJSON: String, in snapshot: ArchiveSnapshot) throws -> [FileReference] {
+        guard attachmentsJSON != "[]", let items = try? JSONValue(parsing: Array(attachmentsJSON.utf8)).arrayValue
+        else { return [] }
+        var keys: [String] = []
+        for item in items {
+            guard let attachment = try? Attachment(json: item), let key = AttachmentKey.of(attachment),
+                !keys.contains(key)
+            else { continue }
+            keys.append(key)
+        }
+        guard !keys.isEmpty else { return [] }
+        let files = try snapshot.files(keys: keys)
+        return keys.map { key in
+            let reference = Self.reference(key: key, file: files[key], carriage: carriage)
+            if seenKeys.insert(key).inserted { keysByStatus[reference.status, default: 0] += 1 }
+            if let sha256 = reference.sha256, reference.status == .ok { stored[sha256] = reference.size ?? 0 }
+            return reference
+        }
+    }
+
+    /// The reference a file record makes; a record claiming a stored file without a valid SHA-256 and size
+    /// counts as not downloaded (it cannot name a path).
+    static func reference(key: String, file: ArchivedFile?, carriage: FileReference.Carriage) -> FileReference {
+        guard let file else { return FileReference(key: key, status: .listed) }
+        switch file.status {
+        case .ok:
+            guard let sha256 = file.sha256, FileStore.isDigest(sha256), let size = file.size else {
+                return FileReference(key: key, status: .listed)
+            }
+            return FileReference(
+                key: key, status: .ok, sha256: sha256, size: size, contentType: file.contentType,
+                path: carriage == .bundled ? FileReference.bundlePath(sha256) : nil)
+        case .tooLarge:
+            return FileReference(key: key, status: .tooLarge, size: file.size)
+        case .listed, .failed, .external, .gone:
+            return FileReference(key: key, status: file.status)
+        }
+    }
+
+    /// The manifest's `attachments` object: whether the files are in the bundle, how many distinct stored
+    /// files (and bytes) the exported messages and revisions reference, and their keys by status.
+    var manifestEntry: JSONValue {
+        .object([
+            "included": .bool(carriage == .bundled), "files": .int(stored.count),
+            "bytes": .int(stored.values.reduce(0, +)),
+            "keys": .object(
+                Dictionary(uniqueKeysWithValues: keysByStatus.map { ($0.key.rawValue, JSONValue.int($0.value)) })),
+        ])
+    }
+}
