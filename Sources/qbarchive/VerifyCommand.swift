@@ -15,7 +15,7 @@ struct VerifyCommand: AsyncParsableCommand {
             SHA-256 and record count the manifest gives, and no other file; finally that the container's \
             bytes are exactly the canonical encoding of those contents, so one changed byte anywhere — a tar \
             header, a zip directory, a gzip header — is detected. Given the parts of a split bundle, also \
-            checks that they form one complete set. Attachment files (attachments/SHA256) are checked like \
+            checks that they form one complete set; one part given alone is verified alone. Attachment files (attachments/SHA256) are checked like \
             every other file, and must be named after their SHA-256.
 
             Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be read, \
@@ -38,14 +38,19 @@ struct VerifyCommand: AsyncParsableCommand {
         do {
             let reports = try await OwnThread.run { () throws -> [BundleVerifier.Report] in
                 let reports = try paths.map { try verifier.verify(path: $0) }
-                try BundleVerifier.checkComplete(reports, paths: paths)
+                // One part given alone is verified alone (parts may travel separately); several are a set.
+                if paths.count > 1 { try BundleVerifier.checkComplete(reports, paths: paths) }
                 return reports
             }
             for (report, path) in zip(reports, paths) {
                 print(json ? Self.json(report, problem: nil) : Self.text(report, path: path))
             }
             if let part = reports.first?.manifest.part, !json {
-                print("all \(part.of) parts of the bundle are present and verified")
+                print(
+                    paths.count > 1
+                        ? "all \(part.of) parts of the bundle are present and verified"
+                        : "part \(part.number) of \(part.of) verified alone; give every part to check that the set is complete"
+                )
             }
         } catch let problem as BundleProblem {
             if json { print(Self.json(nil, problem: problem)) }
