@@ -111,4 +111,25 @@ struct FileServingTests {
         let audit = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
         #expect(audit.contains { $0.action == "download" && $0.detail.contains(stored.png) })
     }
+
+    @Test("The JSON API gives each message's attachment_files, with a /files URL for stored ones")
+    func apiListsFiles() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        let stored = try await Self.addFiles(to: try Archive.open(at: fixture.archivePath))
+        try await fixture.serve { client in
+            let message = try await client.execute(uri: "/api/messages/\(Self.messageID)", method: .get).json
+            let files = try #require(message["message"]?["attachment_files"]?.arrayValue)
+            #expect(files.map { $0["key"] } == ["uid:f-png", "uid:f-html", "uid:f-svg", "uid:f-pdf", "uid:f-missing"])
+            #expect(files[0]["url"] == .string("/files/\(stored.png)"))
+            #expect(files[0]["sha256"] == .string(stored.png))
+            #expect(files[0]["status"] == "ok")
+            #expect(files[4]["status"] == "listed")
+            #expect(files[4]["url"] == .null)
+            let page = try await client.execute(uri: "/api/dialogs/\(Self.dialogID)/messages", method: .get).json
+            #expect(page["messages"]?.arrayValue?.first?["attachment_files"]?.arrayValue?.count == 5)
+            let url = try #require(files[3]["url"]?.stringValue)
+            #expect(try await client.execute(uri: url, method: .get).status == .ok)
+        }
+    }
 }

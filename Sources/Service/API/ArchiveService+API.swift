@@ -55,7 +55,8 @@ extension ArchiveService {
             var object = JSONObjectWriter(into: &out)
             object.value("dialog", page.dialog.json, into: &out)
             object.int("limit", page.limit, into: &out)
-            object.json("messages", JSONResponse.records(page.messages), into: &out)
+            let files = try await service.fileRecords(page.messages.map(\.message.attachmentsJSON))
+            object.json("messages", JSONResponse.records(page.messages, files: files), into: &out)
             object.int("offset", page.offset, into: &out)
             object.int("total", page.dialog.messages, into: &out)
             object.finish(into: &out)
@@ -70,11 +71,14 @@ extension ArchiveService {
             try await service.audit.record("view", by: context, via: "api", ["message": .string(id)])
             var out: [UInt8] = []
             var object = JSONObjectWriter(into: &out)
-            object.json("message", JSONResponse.record(hit), into: &out)
+            let files = try await service.fileRecords(
+                [hit.message.attachmentsJSON] + revisions.map(\.attachmentsJSON))
+            object.json("message", JSONResponse.record(hit, files: files), into: &out)
             var list: [UInt8] = [UInt8(ascii: "[")]
             for (index, revision) in revisions.enumerated() {
                 if index > 0 { list.append(UInt8(ascii: ",")) }
-                BundleRecords.revision(revision, into: &list)
+                BundleRecords.revision(
+                    revision, files: JSONResponse.attachmentFiles(revision.attachmentsJSON, files), into: &list)
             }
             list.append(UInt8(ascii: "]"))
             object.json("revisions", String(decoding: list, as: UTF8.self), into: &out)
@@ -138,7 +142,8 @@ extension ArchiveService {
         var out: [UInt8] = []
         var object = JSONObjectWriter(into: &out)
         object.int("count", total, into: &out)
-        object.json("hits", JSONResponse.records(hits), into: &out)
+        let files = try await fileRecords(hits.map(\.message.attachmentsJSON))
+        object.json("hits", JSONResponse.records(hits, files: files), into: &out)
         object.int("limit", limit, into: &out)
         object.int("offset", offset, into: &out)
         object.string("query", text, into: &out)
