@@ -226,6 +226,7 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxClient",
                 "QuickBloxEmulator",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -37,10 +37,17 @@ public final class CurlTransport: Sendable {
     /// for ``TransportConfiguration/totalTimeout`` is aborted instead (libcurl error 28). More than
     /// `maxBytes` of body aborts with ``TransportError/tooLarge``. The response's `body` holds only a
     /// non-2xx answer's first 64 KiB; `bodyBytes` says how many bytes the sink took.
-    public func download(_ request: HTTPRequestSpec, into sink: any DownloadSink, maxBytes: Int)
-        async throws(TransportError) -> HTTPResponseData
-    {
-        try await perform(request, transfer: Transfer(maxBodyBytes: maxBytes, sink: sink))
+    ///
+    /// With `resume`, the sink keeps its bytes and the request asks for the rest (`Range: bytes=N-`); see
+    /// ``ResumePoint`` for what is accepted. `maxBytes` then counts the kept bytes too, and
+    /// ``HTTPResponseData/continuedFrom`` says whether the body continued them. A failure after the
+    /// answer's head carries ``TransportError/partial``, from which a retry can resume.
+    public func download(
+        _ request: HTTPRequestSpec, into sink: any DownloadSink, maxBytes: Int, resume: ResumePoint? = nil
+    ) async throws(TransportError) -> HTTPResponseData {
+        var request = request
+        if let resume { request.headers.append(resume.rangeHeader) }
+        return try await perform(request, transfer: Transfer(maxBodyBytes: maxBytes, sink: sink, resume: resume))
     }
 
     private func perform(_ request: HTTPRequestSpec, transfer: Transfer) async throws(TransportError)
@@ -132,6 +139,14 @@ public final class CurlTransport: Sendable {
             qb_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
             return curl_easy_perform(handle)
         }
+        // A 2xx with an empty body never reached the body callback: ready the sink now.
+        if code == CURLE_OK, transfer.sink != nil, !transfer.begin() {
+            return .failure(
+                TransportError(
+                    code: transfer.rangeMismatch == nil ? TransportError.sinkCode : TransportError.rangeCode,
+                    message: transfer.rangeMismatch ?? transfer.sinkFailure ?? "the file could not be written",
+                    partial: transfer.partial))
+        }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
@@ -144,12 +159,16 @@ public final class CurlTransport: Sendable {
             if let failure = transfer.sinkFailure {
                 return .failure(TransportError(code: TransportError.sinkCode, message: failure))
             }
-            return .failure(TransportError(code: Int(code.rawValue), message: message))
+            if let mismatch = transfer.rangeMismatch {
+                return .failure(TransportError(code: TransportError.rangeCode, message: mismatch))
+            }
+            return .failure(TransportError(code: Int(code.rawValue), message: message, partial: transfer.partial))
         }
         var status = 0
         qb_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var response = HTTPResponseData(status: status, headers: transfer.headers, body: transfer.body)
         response.bodyBytes = transfer.sink == nil ? transfer.body.count : transfer.streamed
+        if transfer.continues { response.continuedFrom = transfer.resume?.offset ?? 0 }
         return .success(response)
     }
 
@@ -166,74 +185,4 @@ final class CurlHandle: @unchecked Sendable {
     init() { raw = curl_easy_init() }
 
     deinit { if let raw { curl_easy_cleanup(raw) } }
-}
-
-/// What one transfer has received so far; written only from libcurl's callbacks on the transfer's thread.
-final class Transfer: @unchecked Sendable {
-    var body: [UInt8] = []
-    var headers: [String: String] = [:]
-    var tooLarge = false
-    let maxBodyBytes: Int
-    let cancelled = Atomic<Bool>(false)
-    /// Where a 2xx body goes when streaming.
-    let sink: (any DownloadSink)?
-    /// The current response's status, from its status line (the body callback needs it before the end).
-    var status = 0
-    /// Bytes the sink took.
-    var streamed = 0
-    var sinkFailure: String?
-
-    init(maxBodyBytes: Int, sink: (any DownloadSink)? = nil) {
-        self.maxBodyBytes = maxBodyBytes
-        self.sink = sink
-    }
-
-    func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        guard let data else { return 0 }
-        if let sink {
-            guard (200..<300).contains(status) else {
-                // An error body: keep its start for the message, drop the rest.
-                let room = max(0, 65_536 - body.count)
-                data.withMemoryRebound(to: UInt8.self, capacity: count) {
-                    body.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, count)))
-                }
-                return count
-            }
-            guard streamed + count <= maxBodyBytes else {
-                tooLarge = true
-                return 0
-            }
-            guard sink.write(UnsafeRawBufferPointer(start: data, count: count)) else {
-                sinkFailure = "the file could not be written"
-                return 0
-            }
-            streamed += count
-            return count
-        }
-        guard body.count + count <= maxBodyBytes else {
-            tooLarge = true
-            return 0  // makes libcurl abort with CURLE_WRITE_ERROR
-        }
-        data.withMemoryRebound(to: UInt8.self, capacity: count) {
-            body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-        }
-        return count
-    }
-
-    func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        guard let data else { return 0 }
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
-        if line.hasPrefix("HTTP/") {
-            headers.removeAll()  // a new response (after 100 Continue or a redirect) starts over
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            headers[name] = value
-        }
-        return count
-    }
 }

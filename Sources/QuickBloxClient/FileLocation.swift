@@ -37,6 +37,8 @@ public struct DownloadedFile: Sendable, Hashable {
     public var contentType: String?
     /// Requests made for it, retries included.
     public var attempts: Int
+    /// Bytes kept from earlier attempts when the last one asked for the rest (0: one whole answer).
+    public var resumedFrom = 0
 }
 
 /// Why a file could not be downloaded. Never carries a token or a signed URL.

@@ -5,9 +5,10 @@ import QuickBlox
 extension QuickBloxClient {
     /// Downloads a file into `sink`, following the Content API's redirect to storage, with retries.
     ///
-    /// Each attempt starts the sink over, so a body cut short or sent under a wrong `Content-Length`
-    /// is never taken for the file: a 2xx whose byte count differs from its `Content-Length` is retried
-    /// like a dropped connection. An expired storage URL (403 "Request has expired") asks the API for a
+    /// A body cut short or sent under a wrong `Content-Length` is never taken for the file: a 2xx whose
+    /// byte count differs from its `Content-Length` is retried like a dropped connection. A retry asks
+    /// for the rest when the server serves byte ranges (``ResumePoint``: same `ETag`, a `Content-Range`
+    /// starting where the sink stopped) and otherwise starts the sink over. An expired storage URL (403 "Request has expired") asks the API for a
     /// new redirect. The session token goes only to the API host, never to the storage host a redirect
     /// names. 429 and 5xx wait as ``RetryPolicy`` says, honouring `Retry-After`.
     ///
@@ -21,10 +22,14 @@ extension QuickBloxClient {
         let apiHost = FileLocation.host(of: configuration.endpoint)
         var attempt = 0
         var reauthenticated = false
+        // Set after an attempt that left a usable prefix in the sink; `nil` starts the sink over.
+        var resume: ResumePoint?
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled }
-            do { try sink.restart() } catch { throw .local("\(error.localizedDescription)") }
+            if resume == nil {
+                do { try sink.restart() } catch { throw .local("\(error.localizedDescription)") }
+            }
             var url: String
             var authenticated: Bool
             switch location {
@@ -48,7 +53,8 @@ extension QuickBloxClient {
                 }
                 statistics.requests += 1
                 var response = try await transport.download(
-                    HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes)
+                    HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes,
+                    resume: resume)
                 var hops = 0
                 while [301, 302, 303, 307, 308].contains(response.status), let next = response.headers["location"],
                     hops < 5
@@ -59,19 +65,33 @@ extension QuickBloxClient {
                     if FileLocation.host(of: url) != apiHost { headers = [] }
                     statistics.requests += 1
                     response = try await transport.download(
-                        HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes)
+                        HTTPRequestSpec(method: "GET", url: url, headers: headers), into: sink, maxBytes: maxBytes,
+                        resume: resume)
                 }
                 statistics.bytesReceived += response.bodyBytes
                 let detail = Self.errorDetail(response)
                 switch response.status {
                 case 200..<300:
+                    let held = response.continuedFrom + response.bodyBytes
                     let declared = response.headers["content-length"].flatMap { Int($0) }
+                    let total = response.status == 206 ? ContentRange(response.headers["content-range"])?.total : nil
                     if let declared, declared != response.bodyBytes, response.headers["content-encoding"] == nil {
                         problem = "received \(response.bodyBytes) of \(declared) bytes"
+                    } else if let total, total != held {
+                        problem = "holding \(held) of \(total) bytes"
                     } else {
                         return DownloadedFile(
-                            bytes: response.bodyBytes, contentType: response.headers["content-type"], attempts: attempt)
+                            bytes: held, contentType: response.headers["content-type"], attempts: attempt,
+                            resumedFrom: response.continuedFrom)
                     }
+                    resume = ResumePoint.after(status: response.status, headers: response.headers, sinkBytes: held)
+                case 416 where resume?.isComplete(status: 416, headers: response.headers) == true:
+                    // The sink already holds the whole file (its answer claimed more than it sent).
+                    let held = resume?.offset ?? 0
+                    return DownloadedFile(bytes: held, contentType: nil, attempts: attempt, resumedFrom: held)
+                case 416 where resume != nil:
+                    problem = "the server cannot serve the rest (HTTP 416); starting over"
+                    resume = nil
                 case 401 where usedToken != nil && !reauthenticated && detail.contains("session does not exist"):
                     invalidate(usedToken)
                     reauthenticated = true
@@ -98,6 +118,20 @@ extension QuickBloxClient {
                 }
                 guard error.isRetryable else { throw .failed(attempts: attempt, last: error.message) }
                 problem = "\(error.message) (libcurl \(error.code))"
+                if error.code == TransportError.rangeCode {
+                    resume = nil
+                } else if let partial = error.partial {
+                    if resume?.isComplete(status: partial.status, headers: partial.headers) == true {
+                        // A 416 whose own body was cut short still says the file is complete.
+                        let held = resume?.offset ?? 0
+                        return DownloadedFile(bytes: held, contentType: nil, attempts: attempt, resumedFrom: held)
+                    }
+                    // A 2xx cut short leaves a prefix to continue; an error answer leaves the sink as it was.
+                    if (200..<300).contains(partial.status) {
+                        resume = ResumePoint.after(
+                            status: partial.status, headers: partial.headers, sinkBytes: partial.sinkBytes)
+                    }
+                }
             } catch let error as QuickBloxClientError {
                 if case .cancelled = error { throw .cancelled }
                 throw .refused(status: error.status ?? 0, detail: error.localizedDescription)
@@ -110,7 +144,10 @@ extension QuickBloxClient {
             statistics.retries += 1
             logger.info(
                 "retrying a download after \(problem)",
-                metadata: ["source": "\(location.source)", "attempt": "\(attempt)"])
+                metadata: [
+                    "source": "\(location.source)", "attempt": "\(attempt)",
+                    "resume_at": "\(resume?.offset ?? 0)",
+                ])
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
         }
     }

@@ -205,20 +205,9 @@ struct ExportTests {
         BundleManifest.hex(Crypto.SHA256.hash(data: data))
     }
 
-    /// Every entry of a bundle, read with libarchive.
+    /// Every entry of a bundle by path, read with libarchive.
     static func entries(_ path: String) throws -> [String: [UInt8]] {
-        let reader = try ContainerReader(path: path)
-        var entries: [String: [UInt8]] = [:]
-        while let entry = try reader.nextEntry() {
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = try reader.read()
-                if chunk.isEmpty { break }
-                bytes += chunk
-            }
-            entries[entry.path] = bytes
-        }
-        return entries
+        Dictionary(try AttachmentFixture.entries(path).map { ($0.path, $0.bytes) }) { _, last in last }
     }
 
     static func lines(_ bytes: [UInt8]?) throws -> [JSONValue] {

@@ -55,9 +55,11 @@ struct ClientHarness: Sendable {
         return QuickBloxClient(configuration: configuration, logger: Self.quiet)
     }
 
-    func apiKeyClient(_ key: String = ClientHarness.apiKey, attempts: Int = 3) -> QuickBloxClient {
+    func apiKeyClient(
+        _ key: String = ClientHarness.apiKey, attempts: Int = 3, maxDelay: Duration = .seconds(1)
+    ) -> QuickBloxClient {
         var configuration = ClientConfiguration(endpoint: endpoint, credentials: .apiKey(key))
-        configuration.retry = RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(20), maxDelay: .seconds(1))
+        configuration.retry = RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(20), maxDelay: maxDelay)
         configuration.maxRequestsPerSecond = 0
         return QuickBloxClient(configuration: configuration, logger: Self.quiet)
     }
