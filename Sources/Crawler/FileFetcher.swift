@@ -64,7 +64,21 @@ struct FileFetcher: Sendable {
     /// Fetches one file (or decides without a request that it will not) and records the outcome.
     func fetch(_ file: ArchivedFile) async throws -> Result {
         let location: FileLocation
-        if let id = file.uid ?? file.blobID {
+        var announcedSize: Int?
+        if file.uid == nil, let blobID = file.blobID, let id = Int(blobID), id > 0 {
+            // A numeric blob id alone: its record gives the uid that downloads go by, and the size.
+            do {
+                let blob = try await client.blob(id: id)
+                location = .blob(blob.uid)
+                announcedSize = blob.size
+            } catch {
+                if case .cancelled = error { return Result(key: file.key, outcome: nil) }
+                if error.status == 404 {
+                    return try await record(file, .gone(reason: "GET /blobs/\(id).json: HTTP 404"))
+                }
+                return try await record(file, .failed(reason: error.localizedDescription, attempts: 1))
+            }
+        } else if let id = file.uid ?? file.blobID {
             location = .blob(id)
         } else if let url = file.url {
             guard let host = FileLocation.host(of: url) else {
@@ -80,7 +94,9 @@ struct FileFetcher: Sendable {
         } else {
             return Result(key: file.key, outcome: nil)
         }
-        if let size = file.declaredSize ?? (file.status == .tooLarge ? file.size : nil), size > options.maxBytes {
+        if let size = announcedSize ?? file.declaredSize ?? (file.status == .tooLarge ? file.size : nil),
+            size > options.maxBytes
+        {
             return try await record(file, .tooLarge(size: size, limit: options.maxBytes))
         }
         let writer = try archive.makeFileWriter()

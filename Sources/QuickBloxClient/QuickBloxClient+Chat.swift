@@ -49,7 +49,7 @@ extension QuickBloxClient {
             + [("mark_as_read", "0")]
     }
 
-    private func decode<T>(
+    func decode<T>(
         _ reader: (JSONValue) throws(QuickBloxDecodingError) -> T, _ json: JSONValue, _ endpoint: String
     ) throws(QuickBloxClientError) -> T {
         do { return try reader(json) } catch {

@@ -3,6 +3,19 @@ import Logging
 import QuickBlox
 
 extension QuickBloxClient {
+    /// `GET /blobs/{id}.json`: a Content-module file's record, whose `uid` names it in download URLs.
+    ///
+    /// Attachments may name a file by its numeric blob id alone (`{"type":"image","id":"47863"}`);
+    /// downloads go by uid, so the archive asks for the record first (and learns the size before any byte).
+    public func blob(id: Int) async throws(QuickBloxClientError) -> Blob {
+        let endpoint = "GET /blobs/{id}.json"
+        let json = try await send("GET", "/blobs/\(id).json")
+        guard let record = json["blob"] else {
+            throw .invalidResponse(endpoint: endpoint, reason: "no \"blob\" object in the answer")
+        }
+        return try decode(Blob.init(json:), record, endpoint)
+    }
+
     /// Downloads a file into `sink`, following the Content API's redirect to storage, with retries.
     ///
     /// A body cut short or sent under a wrong `Content-Length` is never taken for the file: a 2xx whose

@@ -216,6 +216,37 @@ struct AttachmentCrawlTests {
         }
     }
 
+    @Test("An attachment naming only a numeric blob id is looked up (GET /blobs/{id}.json) and fetched by uid")
+    func blobIDOnly() async throws {
+        try await Self.run { setup in
+            // Blob ids below 10 000 are free in seeded data: the emulator keeps this one.
+            try await Self.post(setup, attachments: [["type": "image", "id": "77"]])
+            let record = try #require(
+                await setup.emulator.truthLines().lazy.compactMap { line -> JSONValue? in
+                    guard line.contains("\"kind\":\"blob\""), let json = try? JSONValue(parsing: line),
+                        json["record"]?["id"] == 77
+                    else { return nil }
+                    return json
+                }.first)
+            let blob = try Blob(json: try #require(record["record"]))
+            let size = try #require(blob.size)
+
+            // The record's size decides before any byte: no download, and the size recorded is the server's.
+            var limited = AttachmentOptions()
+            limited.maxBytes = size - 1
+            _ = try await setup.crawl(.app, configure: Self.files(limited))
+            let refused = try #require(try await setup.archive.files(keys: ["id:77"])["id:77"])
+            #expect(refused.status == .tooLarge)
+            #expect(refused.size == size)
+
+            _ = try await setup.crawl(.app, configure: Self.files())
+            let stored = try #require(try await setup.archive.files(keys: ["id:77"])["id:77"])
+            #expect(stored.status == .ok)
+            #expect(stored.sha256 == record["sha256"]?.stringValue)
+            #expect(stored.source == "GET /blobs/\(blob.uid)/download")
+        }
+    }
+
     /// Posts a message with these attachments into the first dialog, as its first occupant.
     static func post(_ setup: CrawlTests.Setup, attachments: [JSONValue]) async throws {
         let dialogLine = try #require(await setup.emulator.truthLines().first { $0.contains("\"kind\":\"dialog\"") })
