@@ -122,6 +122,18 @@ converge() { # archive, extra flags: crawl until exit 0, then --reconcile until 
   done
   return 1
 }
+crawl_killed_after() { # delay, archive, flags: an app-scope crawl killed -9 after delay; 0 when it was still running
+  local delay=$1 archive=$2 pid landed=1
+  shift 2
+  QB_ENDPOINT=$URL QB_API_KEY=chaos "$QBARCHIVE" crawl --archive "$archive" --scope app --quiet "$@" \
+    >/dev/null 2>>"$(dirname "$archive")/crawl.err" &
+  pid=$!
+  PIDS+=("$pid")
+  sleep "$delay"
+  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; landed=0; fi
+  wait "$pid" 2>/dev/null || true
+  return $landed
+}
 CMP=""
 compare() { # archive, truth, compare.py flags; sets CMP (a summary) and returns 0 when it matches
   local rc=0
@@ -259,7 +271,7 @@ fi
 # --- 2. kill -9 ------------------------------------------------------------------------------------------
 
 kill_crawls() {
-  local dir=$WORK/kill-crawl ok=1 landed=0 bad="" rc i delay pid state takeover=0
+  local dir=$WORK/kill-crawl ok=1 landed=0 bad="" rc i delay state takeover=0
   if over_budget; then row "kill -9" "kill -9 during crawl" "—" "" "NOT RUN" "time budget spent"; return; fi
   mkdir -p "$dir"
   emu_start $(data) --latency-ms 5
@@ -270,13 +282,7 @@ kill_crawls() {
     i=$((i + 1))
     local flags=(--max-rps 25 --concurrency 4)
     [ $((i % 3)) = 0 ] && flags+=(--reconcile)
-    QB_ENDPOINT=$URL QB_API_KEY=chaos "$QBARCHIVE" crawl --archive "$dir/a.sqlite" --scope app --quiet "${flags[@]}" \
-      >/dev/null 2>>"$dir/crawl.err" &
-    pid=$!
-    PIDS+=("$pid")
-    sleep "$delay"
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; landed=$((landed + 1)); fi
-    wait "$pid" 2>/dev/null || true
+    crawl_killed_after "$delay" "$dir/a.sqlite" "${flags[@]}" && landed=$((landed + 1))
     state=$(integrity "$dir/a.sqlite")
     case $state in ok | absent) ;; *) ok=0 bad+="after kill $i: $state; " ;; esac
     [ $((i % 2)) = 0 ] && live 40
@@ -762,7 +768,7 @@ fi
 # --- 6. Attachments: faults on every download, kill -9 among them ------------------------------------------
 
 attachment_files() {
-  local dir=$WORK/files ok=1 landed=0 bad="" i delay pid rc codes="" check faults served verify_rc=0
+  local dir=$WORK/files ok=1 landed=0 bad="" i=0 delay rc codes="" check faults served verify_rc=0
   if over_budget; then
     row "Attachments" "crawl --attachments files under download faults and kill -9" "—" "" "NOT RUN" "time budget spent"
     return
@@ -774,14 +780,8 @@ attachment_files() {
     --bad-length-rate 0.1 --reset-rate 0.05 --fail-rate 0.05 --storage-url-ttl 2 --latency-ms 5
   local flags=(--attachments files --attachment-concurrency 3 --max-rps 1000 --concurrency 4)
   for delay in $(seeded "$FILE_KILLS" 0.5 4.0 6); do
-    i=$((${i:-0} + 1))
-    QB_ENDPOINT=$URL QB_API_KEY=chaos "$QBARCHIVE" crawl --archive "$dir/a.sqlite" --scope app --quiet "${flags[@]}" \
-      >/dev/null 2>>"$dir/crawl.err" &
-    pid=$!
-    PIDS+=("$pid")
-    sleep "$delay"
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; landed=$((landed + 1)); fi
-    wait "$pid" 2>/dev/null || true
+    i=$((i + 1))
+    crawl_killed_after "$delay" "$dir/a.sqlite" "${flags[@]}" && landed=$((landed + 1))
     [ -e "$dir/a.sqlite" ] || continue
     truth "$dir/truth.jsonl"
     check=$(python3 "$HERE/chaos/files_check.py" "$dir/a.sqlite" "$dir/truth.jsonl") || { ok=0; bad+="after kill $i: $check; "; }
