@@ -37,6 +37,8 @@ extension QuickBloxClient {
         var reauthenticated = false
         // Set after an attempt that left a usable prefix in the sink; `nil` starts the sink over.
         var resume: ResumePoint?
+        // The type the held bytes were sent with, for a file completed by a 416.
+        var heldType: String?
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled }
@@ -98,10 +100,11 @@ extension QuickBloxClient {
                             resumedFrom: response.continuedFrom)
                     }
                     resume = ResumePoint.after(status: response.status, headers: response.headers, sinkBytes: held)
+                    heldType = response.headers["content-type"]
                 case 416 where resume?.isComplete(status: 416, headers: response.headers) == true:
                     // The sink already holds the whole file (its answer claimed more than it sent).
                     let held = resume?.offset ?? 0
-                    return DownloadedFile(bytes: held, contentType: nil, attempts: attempt, resumedFrom: held)
+                    return DownloadedFile(bytes: held, contentType: heldType, attempts: attempt, resumedFrom: held)
                 case 416 where resume != nil:
                     problem = "the server cannot serve the rest (HTTP 416); starting over"
                     resume = nil
@@ -137,12 +140,13 @@ extension QuickBloxClient {
                     if resume?.isComplete(status: partial.status, headers: partial.headers) == true {
                         // A 416 whose own body was cut short still says the file is complete.
                         let held = resume?.offset ?? 0
-                        return DownloadedFile(bytes: held, contentType: nil, attempts: attempt, resumedFrom: held)
+                        return DownloadedFile(bytes: held, contentType: heldType, attempts: attempt, resumedFrom: held)
                     }
                     // A 2xx cut short leaves a prefix to continue; an error answer leaves the sink as it was.
                     if (200..<300).contains(partial.status) {
                         resume = ResumePoint.after(
                             status: partial.status, headers: partial.headers, sinkBytes: partial.sinkBytes)
+                        heldType = partial.headers["content-type"]
                     }
                 }
             } catch let error as QuickBloxClientError {

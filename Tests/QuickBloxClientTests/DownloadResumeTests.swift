@@ -40,6 +40,7 @@ struct DownloadResumeTests {
             #expect(file.bytes == size)
             #expect(file.attempts == 2)
             #expect(file.resumedFrom == size)
+            #expect(file.contentType != nil, "the type the bytes came with")
             #expect(sink.digest == sha256)
             #expect(sink.written == size)
         }
