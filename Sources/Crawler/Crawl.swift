@@ -31,6 +31,8 @@ public enum CrawlEvent: Sendable {
     case listed(users: Int, dialogs: Int)
     case dialogFinished(id: String, new: Int, edited: Int, done: Int, total: Int)
     case dialogFailed(id: String, reason: String)
+    /// App scope: a user's dialog list could not be read after retries; the other users' dialogs go on.
+    case listingFailed(user: Int, reason: String)
     case tombstoned(messages: Int, dialogs: Int)
     /// `--attachments files`: what the run's downloads came to.
     case filesFetched(FileTally)
@@ -77,7 +79,7 @@ public struct Crawl: Sendable {
         do {
             let users = try await crawlUsers(at: runStart)
             summary.users = users.count
-            let targets = try await listDialogs(users: users, runStart: runStart)
+            let targets = try await listDialogs(users: users, runStart: runStart, into: &summary)
             summary.dialogs = targets.count
             events(.listed(users: users.count, dialogs: targets.count))
             try await archive.prepareFileIndex(indexing: indexFiles)
@@ -152,21 +154,53 @@ public struct Crawl: Sendable {
     }
 
     /// Lists dialogs for the session's user, or, in app scope, for every user, de-duplicated.
-    func listDialogs(users: [User], runStart: Int) async throws -> [Target] {
+    ///
+    /// In app scope a user whose list cannot be read after retries is recorded (the run ends partial,
+    /// and `--reconcile` then tombstones no dialog, since an unread list proves nothing gone) and the
+    /// other users' dialogs are crawled; the run fails only when no list could be read. In user scope
+    /// the one list failing ends the run.
+    func listDialogs(users: [User], runStart: Int, into summary: inout CrawlSummary) async throws -> [Target] {
         let readers: [Int?] = options.scope == .user ? [nil] : users.map(\.id)
         var targets: [String: Target] = [:]
+        var lastFailure: (any Error)?
         for reader in readers {
             let lister = DialogLister(client: client, onBehalfOf: reader)
-            for listed in try await lister.dialogs(createdUpTo: runStart) where targets[listed.dialog.id] == nil {
+            let dialogs: [DialogLister.Listed]
+            do {
+                dialogs = try await lister.dialogs(createdUpTo: runStart)
+            } catch {
+                guard let user = reader, !Self.endsRun(error) else { throw error }
+                lastFailure = error
+                summary.listingsFailed += 1
+                summary.failures["user \(user)"] = "dialog list: \(error.localizedDescription)"
+                summary.status = .partial
+                logger.error(
+                    "dialog list failed", metadata: ["user": "\(user)", "error": "\(error.localizedDescription)"])
+                events(.listingFailed(user: user, reason: error.localizedDescription))
+                continue
+            }
+            for listed in dialogs where targets[listed.dialog.id] == nil {
                 if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
                 targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
             }
         }
+        if let lastFailure, summary.listingsFailed == readers.count { throw lastFailure }
         let ordered = targets.values.sorted {
             ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
         }
         try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
         return ordered
+    }
+
+    /// Whether an error ends the whole run (refused credentials, cancellation) rather than the one dialog
+    /// or dialog list it happened to.
+    static func endsRun(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        guard let clientError = error as? QuickBloxClientError else { return false }
+        switch clientError {
+        case .authenticationFailed, .cancelled: return true
+        default: return false
+        }
     }
 
     /// How one dialog's crawl ended.
@@ -189,13 +223,7 @@ public struct Crawl: Sendable {
                 done += 1
                 if let error = outcome.error {
                     // Authentication and cancellation end the run; anything else fails this dialog only.
-                    if let clientError = error as? QuickBloxClientError {
-                        switch clientError {
-                        case .authenticationFailed, .cancelled: throw clientError
-                        default: break
-                        }
-                    }
-                    if error is CancellationError { throw error }
+                    if Self.endsRun(error) { throw error }
                     summary.dialogsFailed += 1
                     summary.failures[outcome.dialogID] = error.localizedDescription
                     summary.status = .partial
@@ -287,46 +315,6 @@ public struct Crawl: Sendable {
                     observedAt: runStart, indexFiles: indexFiles))
         }
         return counts
-    }
-
-    /// Compares server counts with the archive; where they differ, stores what was missed and
-    /// tombstones what the server no longer has. Dialogs no longer listed are tombstoned too.
-    func reconcile(_ targets: [Target], at now: Int, into summary: inout CrawlSummary) async throws {
-        if options.dialogIDs.isEmpty {
-            let listed = Set(targets.map(\.dialog.id))
-            for gone in try await archive.liveDialogIDs().subtracting(listed).sorted() {
-                try await archive.tombstoneDialog(gone, deletedAt: now)
-                summary.dialogsDeleted += 1
-            }
-        }
-        var tombstoned = 0
-        for target in targets where summary.failures[target.dialog.id] == nil {
-            let archived = try await archive.liveMessageIDs(dialogID: target.dialog.id)
-            let serverCount = try await client.messageCount(dialogID: target.dialog.id, onBehalfOf: target.reader)
-            // Dated `now`, like what this reconcile stores and tombstones: after it, the archive's live
-            // messages first seen by `now` number exactly `serverCount` (coverage in `qbarchive stats`).
-            try await archive.recordServerCount(dialogID: target.dialog.id, count: serverCount, countedAt: now)
-            guard serverCount != archived.count else { continue }
-            var onServer: Set<String> = []
-            var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
-            pager.pageSize = options.pageSize
-            try await pager.walk(from: CrawlCursor()) { batch in
-                onServer.formUnion(batch.messages.map(\.id))
-                let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
-                if !missed.isEmpty {
-                    let stored = try await archive.storeMessages(
-                        Array(missed), dialogID: target.dialog.id, cursor: nil, observedAt: now, indexFiles: indexFiles)
-                    summary.messagesNew += stored.new
-                }
-            }
-            let gone = archived.subtracting(onServer).sorted()
-            if !gone.isEmpty {
-                try await archive.tombstoneMessages(gone, deletedAt: now)
-                tombstoned += gone.count
-            }
-        }
-        summary.messagesDeleted += tombstoned
-        events(.tombstoned(messages: tombstoned, dialogs: summary.dialogsDeleted))
     }
 }
 

@@ -49,6 +49,7 @@ public final class CrawlReporter: Sendable {
                 state.new += new
                 state.edited += edited
             case .dialogFailed: state.failed += 1
+            case .listingFailed: break
             case .tombstoned, .filesFetched: break
             }
             return state
@@ -58,9 +59,15 @@ public final class CrawlReporter: Sendable {
             write(Self.json(event).jsonString + "\n")
         case .terminal:
             if case .dialogFailed(let id, let reason) = event { writeError("\r\u{1B}[K! dialog \(id): \(reason)\n") }
+            if case .listingFailed(let user, let reason) = event {
+                writeError("\r\u{1B}[K! dialog list of user \(user): \(reason)\n")
+            }
             write("\r\u{1B}[K" + Self.progressLine(snapshot))
         case .quiet:
             if case .dialogFailed(let id, let reason) = event { writeError("dialog \(id) failed: \(reason)\n") }
+            if case .listingFailed(let user, let reason) = event {
+                writeError("dialog list of user \(user) failed: \(reason)\n")
+            }
         }
     }
 
@@ -103,6 +110,8 @@ public final class CrawlReporter: Sendable {
             ]
         case .dialogFailed(let id, let reason):
             ["event": "dialog_failed", "id": .string(id), "reason": .string(reason)]
+        case .listingFailed(let user, let reason):
+            ["event": "dialog_list_failed", "user": .int(user), "reason": .string(reason)]
         case .tombstoned(let messages, let dialogs):
             ["event": "tombstones", "messages": .int(messages), "dialogs": .int(dialogs)]
         case .filesFetched(let tally):

@@ -5,7 +5,7 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public enum Status: String, Sendable, Codable {
         /// Everything listed was crawled.
         case complete
-        /// Some dialogs failed after retries; the rest were archived.
+        /// Some dialogs (or, in app scope, some users' dialog lists) failed after retries; the rest were archived.
         case partial
         /// The run stopped on an error (authentication, archive).
         case failed
@@ -19,6 +19,8 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var users = 0
     public var dialogs = 0
     public var dialogsFailed = 0
+    /// App scope: users whose dialog list could not be read (their dialogs wait for the next run).
+    public var listingsFailed = 0
     public var dialogsDeleted = 0
     public var messagesNew = 0
     public var messagesEdited = 0
@@ -28,7 +30,7 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var bytes = 0
     /// Files downloaded, failed, too large, external or gone (`--attachments files`; `nil` otherwise).
     public var files: FileTally?
-    /// Failed dialogs and why, and the error that stopped a failed run.
+    /// Failed dialogs (by id) and users' dialog lists (`user N`), and why; `error` stopped a failed run.
     public var failures: [String: String] = [:]
     public var error: String?
     /// The run stopped because QuickBlox refused the credentials.
@@ -51,6 +53,7 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var line: String {
         var text = "crawl \(status.rawValue): \(dialogs) dialogs"
         if dialogsFailed > 0 { text += " (\(dialogsFailed) failed)" }
+        if listingsFailed > 0 { text += " (\(listingsFailed) users' dialog lists failed)" }
         text += ", \(messagesNew) new, \(messagesEdited) edited, \(messagesDeleted) deleted"
         if dialogsDeleted > 0 { text += ", \(dialogsDeleted) dialogs deleted" }
         let megabytes = Double(bytes) / 1_000_000

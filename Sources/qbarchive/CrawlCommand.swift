@@ -20,8 +20,8 @@ struct CrawlCommand: AsyncParsableCommand {
             QB_LOGIN, QB_PASSWORD, QB_API_KEY) or --config FILE (the same names as KEY=VALUE lines). Prefer the \
             environment or a config file for secrets: flags show in process listings.
 
-            Exit codes: 0 complete, 1 error, 2 usage, 3 partial (some dialogs or, with --attachments files, some \
-            files failed after retries; the rest were archived), 10 archive unreadable, 11 locked by another crawl, \
+            Exit codes: 0 complete, 1 error, 2 usage, 3 partial (some dialogs, users' dialog lists in app scope or, \
+            with --attachments files, some files failed after retries; the rest were archived), 10 archive unreadable, 11 locked by another crawl, \
             12 authentication failed, 130 interrupted.
 
             Examples:

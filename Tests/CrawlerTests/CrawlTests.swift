@@ -21,7 +21,7 @@ struct CrawlTests {
 
         /// One crawl run as `scope` (user: user1's session; app: the API key).
         func crawl(
-            _ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3,
+            _ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3, attempts: Int = 30,
             configure: (inout CrawlOptions) -> Void = { _ in }
         ) async throws -> CrawlSummary {
             var configuration = ClientConfiguration(
@@ -31,7 +31,8 @@ struct CrawlTests {
                     : .user(
                         applicationID: 1, authKey: "emulator-auth-key", authSecret: "emulator-auth-secret",
                         login: "user1", password: "password1"))
-            configuration.retry = RetryPolicy(maxAttempts: 30, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40))
+            configuration.retry = RetryPolicy(
+                maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40))
             configuration.maxRequestsPerSecond = 0
             var options = CrawlOptions()
             options.scope = scope
@@ -178,6 +179,45 @@ struct CrawlTests {
             #expect(archived.filter { $0.value.deletedAt != nil }.allSatisfy { !$0.value.raw.isEmpty })
             let counts = try await setup.archive.counts()
             #expect(counts.revisions > 0, "edits kept as revisions")
+        }
+    }
+
+    @Test(
+        "App scope: a user's dialog list failing after retries ends the run partial, not failed; no dialog tombstoned"
+    )
+    func failedListingIsPartial() async throws {
+        try await Self.run { setup in
+            let complete = try await setup.crawl(.app)
+            #expect(complete.status == .complete)
+            let dialogs: Set<String> = try await setup.archive.liveDialogIDs()
+            // The same seeded data behind a server failing most requests, each tried twice. Fault decisions
+            // follow the seed, and the lists are read one user at a time, so the same users fail every time.
+            var flakyConfiguration = setup.emulator.configuration
+            flakyConfiguration.failRate = 0.65
+            let flaky = try Emulator(configuration: flakyConfiguration)
+            try await flaky.buildApplication(logger: Self.quiet).test(.live) { hooks in
+                let server = Setup(
+                    emulator: flaky, hooks: hooks, endpoint: "http://localhost:\(hooks.port!)", archive: setup.archive)
+                let summary = try await server.crawl(.app, reconcile: true, attempts: 2)
+                #expect(summary.status == .partial, "\(summary.error ?? "")")
+                #expect((1..<8).contains(summary.listingsFailed), "some users' lists failed, not all")
+                let users = summary.failures.filter { $0.key.hasPrefix("user ") }
+                #expect(users.count == summary.listingsFailed)
+                #expect(users.values.allSatisfy { $0.hasPrefix("dialog list: ") })
+                #expect(summary.dialogs > 0, "the other users' dialogs were crawled")
+                // Dialogs only users whose list failed can see were not listed: absent, not deleted.
+                let failed = Set(users.keys.compactMap { Int($0.dropFirst("user ".count)) })
+                var hidden: [String] = []
+                for line in await setup.emulator.truthLines() where line.contains("\"kind\":\"dialog\"") {
+                    let dialog = try Dialog(json: try #require(try JSONValue(parsing: line)["record"]))
+                    if Set(dialog.occupantIDs).isSubset(of: failed) { hidden.append(dialog.id) }
+                }
+                #expect(!hidden.isEmpty, "some dialog was listed only for users whose list failed")
+                #expect(summary.dialogsDeleted == 0)
+                let after: Set<String> = try await setup.archive.liveDialogIDs()
+                #expect(after == dialogs, "no dialog tombstoned")
+                #expect(summary.line.contains("users' dialog lists failed"))
+            }
         }
     }
 }
