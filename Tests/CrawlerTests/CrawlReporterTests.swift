@@ -21,6 +21,7 @@ struct CrawlReporterTests {
         .listed(users: 3, dialogs: 2),
         .dialogFinished(id: "a", new: 10, edited: 1, done: 1, total: 2),
         .dialogFailed(id: "b", reason: "GET /chat/Message.json failed 6 times; last: HTTP 503"),
+        .listingFailed(user: 100_004, reason: "GET /chat/Dialog.json failed 6 times; last: HTTP 502"),
     ]
 
     @Test("--json: one parseable object per event, then the summary")
@@ -36,10 +37,14 @@ struct CrawlReporterTests {
         summary.finishedAt = 104
         reporter.finish(summary)
         let lines = sink.out.withLock { $0 }.split(separator: "\n").map { try? JSONValue(parsing: String($0)) }
-        #expect(lines.count == 4)
-        #expect(lines.map { $0?["event"]?.stringValue } == ["listed", "dialog", "dialog_failed", "summary"])
-        #expect(lines[3]?["status"] == "partial")
-        #expect(lines[3]?["messagesNew"] == 10)
+        #expect(lines.count == 5)
+        #expect(
+            lines.map { $0?["event"]?.stringValue } == [
+                "listed", "dialog", "dialog_failed", "dialog_list_failed", "summary",
+            ])
+        #expect(lines[3]?["user"] == 100_004)
+        #expect(lines[4]?["status"] == "partial")
+        #expect(lines[4]?["messagesNew"] == 10)
         #expect(sink.err.withLock { $0 }.isEmpty)
     }
 
@@ -60,6 +65,7 @@ struct CrawlReporterTests {
             sink.out.withLock { $0 }
                 == "crawl complete: 2 dialogs, 10 new, 0 edited, 0 deleted; 9 requests (2 retries), 1.5 MB in 4 s\n")
         #expect(sink.err.withLock { $0 }.hasPrefix("dialog b failed: GET /chat/Message.json"))
+        #expect(sink.err.withLock { $0 }.contains("dialog list of user 100004 failed: GET /chat/Dialog.json"))
     }
 
     @Test("On a terminal: a progress line with counts and an ETA")
