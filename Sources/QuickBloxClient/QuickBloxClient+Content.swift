@@ -21,8 +21,8 @@ extension QuickBloxClient {
     /// A body cut short or sent under a wrong `Content-Length` is never taken for the file: a 2xx whose
     /// byte count differs from its `Content-Length` is retried like a dropped connection. A retry asks
     /// for the rest when the server serves byte ranges (``ResumePoint``: same `ETag`, a `Content-Range`
-    /// starting where the sink stopped) and otherwise starts the sink over. An expired storage URL (403 "Request has expired") asks the API for a
-    /// new redirect. The session token goes only to the API host, never to the storage host a redirect
+    /// starting where the sink stopped) and otherwise starts the sink over. An expired storage URL
+    /// (403 "Request has expired") asks the API for a new redirect. The session token goes only to the API host, never to the storage host a redirect
     /// names. 429 and 5xx wait as ``RetryPolicy`` says, honouring `Retry-After`.
     ///
     /// - Parameters:
@@ -39,6 +39,12 @@ extension QuickBloxClient {
         var resume: ResumePoint?
         // The type the held bytes were sent with, for a file completed by a 416.
         var heldType: String?
+        // The file, when a 416 says the sink already holds all of it (its answer claimed more than it sent).
+        func whole(_ status: Int, _ headers: [String: String]) -> DownloadedFile? {
+            guard let resume, resume.isComplete(status: status, headers: headers) else { return nil }
+            return DownloadedFile(
+                bytes: resume.offset, contentType: heldType, attempts: attempt, resumedFrom: resume.offset)
+        }
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled }
@@ -84,6 +90,7 @@ extension QuickBloxClient {
                         resume: resume)
                 }
                 statistics.bytesReceived += response.bodyBytes
+                if let file = whole(response.status, response.headers) { return file }
                 let detail = Self.errorDetail(response)
                 switch response.status {
                 case 200..<300:
@@ -101,10 +108,6 @@ extension QuickBloxClient {
                     }
                     resume = ResumePoint.after(status: response.status, headers: response.headers, sinkBytes: held)
                     heldType = response.headers["content-type"]
-                case 416 where resume?.isComplete(status: 416, headers: response.headers) == true:
-                    // The sink already holds the whole file (its answer claimed more than it sent).
-                    let held = resume?.offset ?? 0
-                    return DownloadedFile(bytes: held, contentType: heldType, attempts: attempt, resumedFrom: held)
                 case 416 where resume != nil:
                     problem = "the server cannot serve the rest (HTTP 416); starting over"
                     resume = nil
@@ -137,11 +140,8 @@ extension QuickBloxClient {
                 if error.code == TransportError.rangeCode {
                     resume = nil
                 } else if let partial = error.partial {
-                    if resume?.isComplete(status: partial.status, headers: partial.headers) == true {
-                        // A 416 whose own body was cut short still says the file is complete.
-                        let held = resume?.offset ?? 0
-                        return DownloadedFile(bytes: held, contentType: heldType, attempts: attempt, resumedFrom: held)
-                    }
+                    // A 416 whose own body was cut short still says the file is complete.
+                    if let file = whole(partial.status, partial.headers) { return file }
                     // A 2xx cut short leaves a prefix to continue; an error answer leaves the sink as it was.
                     if (200..<300).contains(partial.status) {
                         resume = ResumePoint.after(
