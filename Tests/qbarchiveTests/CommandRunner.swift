@@ -95,6 +95,16 @@ final class RunningCommand: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Whether the process has a handler installed for signal `number` (Linux: the `SigCgt` mask in
+    /// `/proc/PID/status`), read without blocking.
+    func catches(_ number: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(number - 1)) != 0
+    }
+
     /// Waits for the process to end and returns its exit status.
     func wait() async -> Int32 {
         await Task.detached { [process] in
