@@ -28,8 +28,11 @@ public actor QuickBloxClient {
     // MARK: Requests
 
     /// A JSON request with retries; `authenticated` requests carry the token or API key.
+    ///
+    /// `form` is built again for every attempt: a signed session request needs a fresh nonce and
+    /// timestamp each time (QuickBlox refuses a nonce it has seen with "Unexpected nonce").
     func send(
-        _ method: String, _ path: String, query: [(String, String)] = [], form: [(String, String)]? = nil,
+        _ method: String, _ path: String, query: [(String, String)] = [], form: (() -> [(String, String)])? = nil,
         onBehalfOf: Int? = nil, authenticated: Bool = true
     ) async throws(QuickBloxClientError) -> JSONValue {
         let endpoint = "\(method) \(path)"
@@ -57,7 +60,7 @@ public actor QuickBloxClient {
             var body: [UInt8]?
             if let form {
                 headers.append(("Content-Type", "application/x-www-form-urlencoded"))
-                body = Array(QueryString.encode(form).utf8)
+                body = Array(QueryString.encode(form()).utf8)
             }
             statistics.requests += 1
             let problem: String
@@ -162,13 +165,17 @@ public actor QuickBloxClient {
         else {
             throw .authenticationFailed(endpoint: "POST /session.json", reason: "API-key credentials make no sessions")
         }
-        let request = SessionRequest(
-            applicationID: applicationID, authKey: authKey, credentials: .login(login, password: password),
-            timestamp: Int(Date().timeIntervalSince1970), nonce: Int.random(in: 1...Int(Int32.max), using: &random))
         let json: JSONValue
         do {
-            json = try await send(
-                "POST", "/session.json", form: request.parameters(signedWith: authSecret), authenticated: false)
+            // Signed anew for every attempt: a retried request with a used nonce would be refused.
+            let signed = {
+                SessionRequest(
+                    applicationID: applicationID, authKey: authKey, credentials: .login(login, password: password),
+                    timestamp: Int(Date().timeIntervalSince1970),
+                    nonce: Int.random(in: 1...Int(Int32.max), using: &self.random)
+                ).parameters(signedWith: authSecret)
+            }
+            json = try await send("POST", "/session.json", form: signed, authenticated: false)
         } catch .http(let endpoint, let status, let body) where [401, 403, 422].contains(status) {
             throw .authenticationFailed(endpoint: endpoint, reason: body?.summary ?? "HTTP \(status)")
         }

@@ -198,4 +198,16 @@ struct QuickBloxClientTests {
             return error
         }
     }
+
+    @Test("A session request whose answer was lost is retried with a fresh nonce, not refused as a replay")
+    func sessionRetrySignsAnew() async throws {
+        // Half the answers are cut short after the emulator has taken the nonce.
+        try await ClientHarness.run({ $0.truncateRate = 0.5 }) { harness in
+            for _ in 0..<8 {
+                _ = try await harness.client(attempts: 12).createSession()
+            }
+            let stats = try await harness.hook(.get, "/_emulator/stats")
+            #expect((stats["faults"]?["truncate"]?.lenientInt ?? 0) > 0)
+        }
+    }
 }
