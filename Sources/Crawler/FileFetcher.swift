@@ -76,7 +76,8 @@ struct FileFetcher: Sendable {
                 if error.status == 404 {
                     return try await record(file, .gone(reason: "GET /blobs/\(id).json: HTTP 404"))
                 }
-                return try await record(file, .failed(reason: error.localizedDescription, attempts: 1))
+                let attempts = if case .retriesExhausted(_, let attempts, _) = error { attempts } else { 1 }
+                return try await record(file, .failed(reason: error.localizedDescription, attempts: attempts))
             }
         } else if let id = file.uid ?? file.blobID {
             location = .blob(id)
