@@ -31,14 +31,31 @@ public struct QueryError: Error, LocalizedError, Sendable, Hashable {
 
     /// Three lines: the query, a caret under the bad part (`^~~~`), and the message with its hint.
     ///
-    /// Line breaks in the query are shown as spaces and tabs are kept in the caret line, so the
-    /// caret stays under the token in a terminal.
+    /// Line breaks in the query are shown as spaces and other control characters as their Unicode
+    /// pictures (`␀`, `␛`, `␉`), one Character for one, so the caret stays under the token and nothing in a
+    /// query can drive the terminal or page that shows it.
     public func rendered(query: String) -> String {
-        let line = Self.oneLine(query)
+        let line = Self.visible(Self.oneLine(query))
         let offset = min(max(position, 0), line.count)
-        let indent = String(line.prefix(offset).map { $0 == "\t" ? "\t" : " " })
-        let caret = indent + "^" + String(repeating: "~", count: max(0, length - 1))
+        let width = min(length, line.count - offset)
+        let caret = String(repeating: " ", count: offset) + "^" + String(repeating: "~", count: max(0, width - 1))
         return line + "\n" + caret + "\n" + Self.oneLine(message + (hint.map { " — \($0)" } ?? ""))
+    }
+
+    /// `text` with each control character (C0, DEL, C1) replaced by one visible Character: C0 and DEL by
+    /// their Unicode control pictures (U+2400…U+2421), C1 by U+FFFD.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: QueryParser.isControl) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: scalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: scalars.append("\u{2421}")
+            case 0x80...0x9F: scalars.append("\u{FFFD}")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
     }
 
     /// `text` with every line break replaced by a space.

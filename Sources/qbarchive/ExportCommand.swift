@@ -90,12 +90,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let whereText: String?
-        do {
-            whereText = try `where`.map { $0.hasPrefix("@") ? try SavedQuery.named($0, in: queries).query : $0 }
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: .usage)
-        }
+        let whereText = try `where`.map { try QueryInput.resolve($0, queries: queries) }
         let selection: ExportSelection
         do {
             selection = try ExportSelection(

@@ -17,6 +17,8 @@ struct QueriesCommand: ParsableCommand {
         let saved: [SavedQuery]
         do {
             saved = try SavedQuery.all(in: queries)
+        } catch .noDirectory(let path) {
+            throw CommandFailure("no saved-query directory at \(path); pass --queries DIR", code: .usage)
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
@@ -32,9 +34,9 @@ struct QueriesCommand: ParsableCommand {
                 object.finish(into: &out)
                 print(String(decoding: out, as: UTF8.self))
             } else {
-                print("@\(query.name) — \(query.title ?? "(no title)")")
-                if let purpose = query.purpose { print("    \(purpose)") }
-                print("    \(query.query)")
+                print("@\(query.name) — \(TerminalText.neutralised(query.title ?? "(no title)"))")
+                if let purpose = query.purpose { print("    \(TerminalText.neutralised(purpose))") }
+                print("    \(TerminalText.neutralised(query.query))")
             }
         }
     }

@@ -2,6 +2,7 @@ import ArchiveStore
 import ArgumentParser
 import Foundation
 import QueryLanguage
+import Search
 
 /// Parses a query from the command line, turning a ``QueryError`` into exit code 2 with a caret.
 enum QueryInput {
@@ -10,6 +11,18 @@ enum QueryInput {
             return try QueryParser(now: now ?? Archive.now()).parse(text)
         } catch {
             throw failure(error, query: text)
+        }
+    }
+
+    /// The query `text` stands for: a saved query's text for `@NAME`, otherwise `text`; exit code 2 when
+    /// `@NAME` is not a valid name or not a saved query in `queries`.
+    static func resolve(_ text: String, queries: String) throws -> String {
+        do {
+            return try SavedQuery.resolve(text, in: queries)
+        } catch .noDirectory(let path) {
+            throw CommandFailure("no saved-query directory at \(path); pass --queries DIR", code: .usage)
+        } catch {
+            throw CommandFailure(error.localizedDescription, code: .usage)
         }
     }
 

@@ -52,12 +52,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text: String
-        do {
-            text = query.hasPrefix("@") ? try SavedQuery.named(query, in: queries).query : query
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: .usage)
-        }
+        let text = try QueryInput.resolve(query, queries: queries)
         let parsed = try QueryInput.parse(text, now: now)
         let store: Archive
         do {

@@ -51,12 +51,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var text: String?
-        do {
-            text = try whereQuery.map { $0.hasPrefix("@") ? try SavedQuery.named($0, in: queries).query : $0 }
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: .usage)
-        }
+        let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
         let store: Archive
         do {

@@ -11,11 +11,7 @@ struct TargetedCrawl {
     /// Parses the query (or `@NAME`) and refuses, with exit code 2, any term the server cannot evaluate:
     /// a targeted crawl must never silently fetch more, or less, than the query says.
     init(query: String, queries: String) throws {
-        do {
-            text = query.hasPrefix("@") ? try SavedQuery.named(query, in: queries).query : query
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: .usage)
-        }
+        text = try QueryInput.resolve(query, queries: queries)
         let parsed = try QueryInput.parse(text, now: nil)
         pushdown = QueryPushdown(parsed)
         guard pushdown.isComplete else {

@@ -50,7 +50,8 @@ struct QueryErrorTests {
         ("not", 0, 3, "`not` needs a term after it"),
         ("a -)", 2, 1, "`-` needs a term after it"),
         ("", 0, 0, "empty query"),
-        (" \t\n ", 0, 0, "empty query"),
+        ("    ", 0, 0, "empty query"),
+        (" \t\n ", 1, 1, "a control character (U+0009 tab) cannot be part of a query"),
         ("= 5", 0, 1, "expected a term here"),
         ("(a) = 5", 4, 1, "unexpected `=`"),
         ("a ! b", 2, 1, "unexpected `!`"),
@@ -100,9 +101,16 @@ struct QueryErrorTests {
     }
 
     @Test func renderingAtTheEndOfAMultiLineQuery() {
+        // A query is one line; a line break is refused where it is, and shown as a space under the caret.
         let query = "refund\nsender_id ="
         guard let error = failure(query) else { return }
-        #expect(error.rendered(query: query) == "refund sender_id =\n                 ^\n`=` needs a value after it")
+        #expect(
+            error.rendered(query: query)
+                == "refund sender_id =\n      ^\na control character (U+000A line feed) cannot be part of a query — "
+                + "a query is one line of text: remove it, and write a space for a line break or a tab")
+        let laterError = QueryError(position: 18, length: 0, message: "`=` needs a value after it")
+        #expect(
+            laterError.rendered(query: query) == "refund sender_id =\n                  ^\n`=` needs a value after it")
         #expect(QueryError(position: 0, length: 0, message: "empty query").rendered(query: "") == "\n^\nempty query")
     }
 
