@@ -54,6 +54,22 @@ public struct BundleVerifier: Sendable {
         }
     }
 
+    /// Whether a bundle carries a signature (`manifest.sig` right after the manifest); the signature itself is
+    /// checked by ``verify(path:)``.
+    public static func isSigned(path: String) throws -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        do {
+            let reader = try ContainerReader(path: path)
+            guard let head = try reader.nextEntry(), head.path == "manifest.json" else {
+                throw BundleProblem(file: name, reason: "does not start with manifest.json: not a qbarchive bundle")
+            }
+            _ = try readSmall(reader, entry: head.path)
+            return try reader.nextEntry()?.path == "manifest.sig"
+        } catch let error as ContainerError {
+            throw BundleProblem(file: error.entry ?? name, reason: "cannot be read: \(error.message)")
+        }
+    }
+
     private func check(
         path: String, name: String, digest: String, wanted: Curve25519.Signing.PublicKey?, sidecarChecked: Bool
     ) throws -> Report {

@@ -40,10 +40,13 @@ public struct SearchOutput: Sendable {
     public func tableRow(_ hit: SearchHit, marker: String?) -> String {
         let message = hit.message
         let time = String(ISO8601.format(message.dateSent).prefix(16)).replacingOccurrences(of: "T", with: " ")
-        let dialog = pad(hit.dialogName ?? Self.typeName(hit.dialogType), 20)
-        let sender = pad(hit.senderLabel, 16)
+        // Archived text is other people's input: control and bidi characters are shown as escapes before the
+        // highlight's own colour codes are added (``TerminalText``).
+        let dialog = pad(TerminalText.neutralised(hit.dialogName ?? Self.typeName(hit.dialogType)), 20)
+        let sender = pad(TerminalText.neutralised(hit.senderLabel), 16)
         var text = highlighter.snippet(
-            message.text ?? "", width: width, open: color ? "\u{1B}[1;33m" : "", close: color ? "\u{1B}[0m" : "")
+            TerminalText.neutralised(message.text ?? ""), width: width, open: color ? "\u{1B}[1;33m" : "",
+            close: color ? "\u{1B}[0m" : "")
         if message.edited > 0 { text += " (edited)" }
         if message.deletedAt != nil { text += " (deleted)" }
         if message.attachmentsJSON != "[]" { text += " [attachment]" }

@@ -77,7 +77,9 @@ struct AuditListCommand: AsyncParsableCommand {
                         "detail": (try? JSONValue(parsing: entry.detail)) ?? .string(entry.detail),
                     ]).jsonString)
             } else {
-                print("\(entry.id)\t\(ISO8601.format(entry.at))\t\(entry.action)\t\(entry.detail)")
+                print(
+                    "\(entry.id)\t\(ISO8601.format(entry.at))\t\(TerminalText.neutralised(entry.action))\t"
+                        + TerminalText.neutralised(entry.detail))
             }
         }
     }

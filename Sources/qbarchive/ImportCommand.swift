@@ -18,8 +18,11 @@ struct ImportCommand: AsyncParsableCommand {
             bundle names but does not hold keeps its status (too large, gone, ...) or stays to be fetched. \
             Recorded in the archive's audit log.
 
-            Exit codes: 0 done, 2 usage (bad key file), 10 archive unreadable, 20 the bundle failed verification \
-            or holds a record that cannot be read.
+            An unsigned bundle is refused unless --allow-unsigned is given: anyone who edits a bundle can \
+            recompute its checksums, so only a signature (checked with --key) shows who made it.
+
+            Exit codes: 0 done, 2 usage (bad key file), 10 archive unreadable, 20 the bundle failed verification, \
+            is not signed (without --allow-unsigned) or holds a record that cannot be read.
 
             Example:
               qbarchive import case-42.tar.gz --archive restored.sqlite --key keys/compliance.pub
@@ -29,9 +32,30 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The bundle file, or every part of a split bundle.") var bundles: [String]
     @Option(help: "The archive to restore into; created when missing.") var archive: String
     @Option(help: "Require a signature by this public key.") var key: String?
+    @Flag(help: "Import a bundle that is not signed (its checksums prove integrity against accidents only).")
+    var allowUnsigned = false
     @Flag(help: "Print a JSON summary.") var json = false
 
     func run() async throws {
+        if !allowUnsigned, key == nil {
+            let bundles = bundles
+            let signed: Bool
+            do {
+                signed = try await OwnThread.run { try BundleVerifier.isSigned(path: bundles[0]) }
+            } catch let problem as BundleProblem {
+                throw CommandFailure(
+                    "import refused: \(problem.localizedDescription); nothing was imported", code: ExitCode(20))
+            } catch {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+            }
+            guard signed else {
+                throw CommandFailure(
+                    "import refused: \(bundles[0]) is not signed, so nothing shows it was not edited (anyone can "
+                        + "recompute its checksums); nothing was imported. Ask for a signed bundle and pass --key, or "
+                        + "pass --allow-unsigned if you trust where it came from",
+                    code: ExitCode(20))
+            }
+        }
         let created = !FileManager.default.fileExists(atPath: archive)
         let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
         let store: Archive

@@ -18,6 +18,10 @@ struct VerifyCommand: AsyncParsableCommand {
             checks that they form one complete set; one part given alone is verified alone. Attachment files (attachments/SHA256) are checked like \
             every other file, and must be named after their SHA-256.
 
+            An unsigned bundle proves integrity against accidents (a bad disk, a cut transfer), not against \
+            deliberate edits: whoever changes a file can recompute its checksums and manifest. Only a signature \
+            checked with --key proves that the bundle is what the key's owner exported.
+
             Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be read, \
             20 verification failed (the message names the first bad file).
 
@@ -79,7 +83,10 @@ struct VerifyCommand: AsyncParsableCommand {
         } else if report.manifest.body["attachments"]?["included"] == .bool(false) {
             lines.append("  attachments left out (--no-attachments); the messages name them")
         }
-        lines.append(report.signer.map { "  signed by key \($0)" } ?? "  not signed")
+        lines.append(
+            report.signer.map { "  signed by key \($0)" }
+                ?? "  NOT SIGNED: the checksums show the bundle was not damaged by accident, not that nobody edited it "
+                + "(anyone can recompute them); sign exports (export --sign) and verify with --key to prove that")
         if !report.canonical {
             lines.append(
                 "  note: made with another libarchive version; contents verified, container encoding not compared")
@@ -96,6 +103,10 @@ struct VerifyCommand: AsyncParsableCommand {
             object["sha256"] = .string(report.sha256)
             object["format"] = .string(report.format.rawValue)
             object["signer"] = report.signer.map(JSONValue.string) ?? .null
+            object["signed"] = .bool(report.signer != nil)
+            // What the check proves: an unsigned bundle's checksums can be recomputed by whoever edits it.
+            object["proves"] = .string(
+                report.signer == nil ? "integrity against accidents only (unsigned)" : "integrity and origin (signed)")
             object["files"] = .int(report.manifest.files.count)
             object["canonical"] = .bool(report.canonical)
         }

@@ -74,7 +74,8 @@ struct ExportCommandTests {
                 ["verify"] + (files.count > 2 ? Array(files.dropFirst()) : [files[1], files[1]]))
             #expect(some.status == 20 && some.stderr.contains("part 1 of \(files.count) is missing"), "\(some.stderr)")
             let restored = directory.appendingPathComponent("restored.sqlite").path
-            let imported = try await CommandRunner.run(["import"] + files + ["--archive", restored])
+            let imported = try await CommandRunner.run(
+                ["import"] + files + ["--archive", restored, "--allow-unsigned"])
             #expect(imported.status == 0, "\(imported.stderr)")
             let count = try await CommandRunner.run(["search", "--archive", restored, "--count", "date > 2000"])
             #expect(count.stdout == "\(total)\n")
