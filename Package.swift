@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -87,6 +88,7 @@ let package = Package(
                 "QueryLanguage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -148,6 +150,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -287,6 +290,7 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveStore",

@@ -156,7 +156,7 @@ seeded() { # n, low, high → n seeded random numbers
   python3 -c "import random,sys; r=random.Random(int(sys.argv[1])); print(' '.join('%.2f' % r.uniform(float(sys.argv[3]), float(sys.argv[4])) for _ in range(int(sys.argv[2]))))" "$SEED${4:-0}" "$1" "$2" "$3"
 }
 
-SECTIONS=${SECTIONS:-faults live kill locks disk hostile files}
+SECTIONS=${SECTIONS:-faults live kill locks disk hostile files abuse}
 want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 say "qbarchive $("$QBARCHIVE" --version) — seed $SEED, $USERS users, $DIALOGS dialogs, $MESSAGES messages; bound ${BUDGET} s; work in $WORK"
@@ -807,6 +807,50 @@ attachment_files() {
 }
 if want files; then
 attachment_files
+fi
+
+# --- 7. Abuse of the service: heavy queries, floods, exports, slow clients -------------------------------------
+
+service_abuse() {
+  local dir=$WORK/abuse ok=1 spid url result before after accepted growth limit
+  if over_budget; then row "Service abuse" "heavy queries, floods, exports, slow clients" "—" "" "NOT RUN" "time budget spent"; return; fi
+  mkdir -p "$dir"
+  emu_start $(data)
+  QB_ENDPOINT=$URL QB_API_KEY=chaos timeout 300 "$QBARCHIVE" crawl --archive "$dir/a.sqlite" --scope app --quiet || ok=0
+  emu_stop
+  python3 - "$dir/a.sqlite" <<'PY'
+import sqlite3, sys
+sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+PY
+  before=$(stat -c %s "$dir/a.sqlite")
+  timeout 400 "$QBARCHIVE" serve --archive "$dir/a.sqlite" --port 0 --exports "$dir/exports" --exports-max-bytes 64M \
+    --query-timeout 5s --header-timeout 5s >"$dir/serve.out" 2>"$dir/serve.err" &
+  spid=$!
+  PIDS+=("$spid")
+  until grep -q 'http://' "$dir/serve.out" 2>/dev/null; do kill -0 "$spid" 2>/dev/null || break; sleep 0.05; done
+  url=$(grep -o 'http://[0-9.:]*' "$dir/serve.out" | sed -n 1p)
+  say "abuse: $MESSAGES-message archive served on $url"
+  result=$(python3 "$HERE/chaos/abuse.py" "$url" "$dir/exports" $((64 << 20)) 5) || ok=0
+  kill -TERM "$spid" 2>/dev/null || true
+  local serve_rc=0
+  wait "$spid" 2>/dev/null || serve_rc=$?
+  python3 - "$dir/a.sqlite" <<'PY'
+import sqlite3, sys
+sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+PY
+  after=$(stat -c %s "$dir/a.sqlite")
+  growth=$((after - before))
+  local checks
+  printf '%s\n' "$result" >"$dir/result.json"
+  checks=$(python3 "$HERE/chaos/abuse_check.py" "$dir/result.json" "$growth") || { ok=0; checks="FAIL the abuse run gave no result"$'\n'"${result:0:200}"; }
+  [ "${checks%%$'\n'*}" = PASS ] || ok=0
+  [ "$serve_rc" = 0 ] || { ok=0; checks+=" serve exited $serve_rc on SIGTERM"; }
+  row "Service abuse" "40 concurrent 4 KB queries, 64 KB and cross-site floods, concurrent exports under a 64 MiB quota, 200 half-sent requests (qbarchive serve on a $MESSAGES-message archive)" 4 \
+    "/healthz answers within 1 s throughout; every request answered or refused with its code; the exports folder stays within its quota; slow connections are closed; the archive grows only by the audit entries of served requests; serve stops cleanly: ${checks#*$'\n'}" \
+    "$(verdict $ok)" "${checks%%$'\n'*}"
+}
+if want abuse; then
+service_abuse
 fi
 
 # --- report ------------------------------------------------------------------------------------------------

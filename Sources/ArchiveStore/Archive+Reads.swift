@@ -10,7 +10,7 @@ extension Archive {
 
     /// The archive's id and creation time.
     public func identity() async throws -> ArchiveIdentity {
-        try await pool.read { db in
+        try await reading { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT archive_id, created_at FROM archive_meta WHERE id = 1"),
                 let id = UUID(uuidString: row["archive_id"])
             else {
@@ -22,7 +22,7 @@ extension Archive {
 
     /// Row counts of the main tables.
     public func counts() async throws -> ArchiveCounts {
-        try await pool.read { db in
+        try await reading { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             return ArchiveCounts(
                 users: try count("SELECT COUNT(*) FROM users"),
@@ -38,7 +38,7 @@ extension Archive {
     /// About how many messages the archive holds, in constant time (the largest rowid: rows are never
     /// deleted, so it is exact unless a write was rolled back).
     public func messageCountEstimate() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT MAX(rowid) FROM messages") ?? 0 }
+        try await reading { db in try Int.fetchOne(db, sql: "SELECT MAX(rowid) FROM messages") ?? 0 }
     }
 
     /// A value that changes whenever archived data may have: for caches of derived figures.
@@ -48,7 +48,7 @@ extension Archive {
     /// tombstones, users, dialogs) happens inside a crawl run, whose row changes when it starts and ends;
     /// an import appends messages.
     public func changeMarker() async throws -> String {
-        try await pool.read { db in
+        try await reading { db in
             let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -64,7 +64,7 @@ extension Archive {
 
     /// A dialog's messages in `(date_sent, id)` order, the order QuickBlox pages them; tombstoned ones included.
     public func messages(dialogID: String) async throws -> [ArchivedMessage] {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.messageColumns) FROM messages m WHERE m.dialog_id = ? ORDER BY m.date_sent, m.id",
@@ -76,7 +76,7 @@ extension Archive {
     /// The ids of a dialog's messages not tombstoned, in `(date_sent, id)` order: what a reconcile
     /// compares with the server's list.
     public func liveMessageIDs(dialogID: String) async throws -> [String] {
-        try await pool.read { db in
+        try await reading { db in
             try String.fetchAll(
                 db,
                 sql: """
@@ -88,14 +88,14 @@ extension Archive {
 
     /// The ids of the dialogs not tombstoned: what a reconcile compares with the server's dialog list.
     public func liveDialogIDs() async throws -> [String] {
-        try await pool.read { db in
+        try await reading { db in
             try String.fetchAll(db, sql: "SELECT id FROM dialogs WHERE deleted_at IS NULL ORDER BY id")
         }
     }
 
     /// A message with its earlier versions, or `nil` when the archive does not have it.
     public func messageHistory(id: String) async throws -> MessageHistory? {
-        try await pool.read { db in
+        try await reading { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT \(Self.messageColumns) FROM messages m WHERE m.id = ?", arguments: [id])

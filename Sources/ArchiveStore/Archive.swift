@@ -23,12 +23,16 @@ public final class Archive: Sendable {
     public let path: String
     /// Whether this handle was opened with ``openReadOnly(at:)``.
     public let isReadOnly: Bool
+    /// How long one read may run before its statements are interrupted (``openReadOnly(at:statementTimeout:)``);
+    /// `nil` for no limit.
+    public let statementTimeout: Duration?
     let pool: DatabasePool
 
-    private init(path: String, pool: DatabasePool, isReadOnly: Bool) {
+    private init(path: String, pool: DatabasePool, isReadOnly: Bool, statementTimeout: Duration? = nil) {
         self.path = path
         self.pool = pool
         self.isReadOnly = isReadOnly
+        self.statementTimeout = statementTimeout
     }
 
     /// Creates a new, empty archive at `path` and returns it open for writing.
@@ -68,9 +72,13 @@ public final class Archive: Sendable {
     /// through a read-write connection, then closed) when the file can be written: otherwise a moderator
     /// who updated qbarchive could not search until the next backup ran. Archived data is never changed.
     ///
+    /// With a `statementTimeout`, each read (a search, a count, a page of a transcript) is stopped with
+    /// ``ArchiveError/timedOut(seconds:)`` once it has run that long: what the service uses, so one costly
+    /// query cannot hold a connection and a core for minutes.
+    ///
     /// - Throws: the errors of ``open(at:)``, and ``ArchiveError/needsUpgrade(path:)`` when the
     ///   archive's schema is older than this build's and the file cannot be written to upgrade it.
-    public static func openReadOnly(at path: String) throws -> Archive {
+    public static func openReadOnly(at path: String, statementTimeout: Duration? = nil) throws -> Archive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         do {
             try probe(path: path, requireComplete: true)
@@ -83,7 +91,7 @@ public final class Archive: Sendable {
             try probe(path: path, requireComplete: true)
         }
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: true))
-        return Archive(path: path, pool: pool, isReadOnly: true)
+        return Archive(path: path, pool: pool, isReadOnly: true, statementTimeout: statementTimeout)
     }
 
     /// Closes the connections now rather than when the last reference goes.

@@ -23,6 +23,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case notEmpty(path: String)
     /// The run id given to ``Archive/finishRun(_:status:counts:error:at:)`` does not exist.
     case unknownRun(Int64)
+    /// A read ran past the handle's statement timeout and was stopped.
+    case timedOut(seconds: Double)
     /// A fault injected by a test, to prove a failed page leaves no trace.
     case injectedFault(afterMessages: Int)
 
@@ -49,6 +51,10 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return "\(path) already holds data; a bundle's identity can only be given to a new archive."
         case .unknownRun(let id):
             return "Run \(id) is not recorded in this archive; begin a run before finishing it."
+        case .timedOut(let seconds):
+            let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "The query ran longer than the \(limit) s limit and was stopped. Narrow it (a date range, a dialog, "
+                + "fewer alternatives) and try again."
         case .injectedFault(let count):
             return "Injected fault after \(count) messages (test only)."
         }

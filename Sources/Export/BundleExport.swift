@@ -28,11 +28,15 @@ public struct BundleExport: Sendable {
     /// Carry the stored files of the messages' (and their revisions') attachments; `false` names them only
     /// (`--no-attachments`).
     public var attachments: Bool
+    /// The most bytes the export may write, staging included (``ByteBudget``); `nil` for no cap.
+    public var maxBytes: Int?
 
     public init(
         selection: ExportSelection, container: ContainerFormat = .tarGz, createdAt: Int? = nil,
-        signingKeyPath: String? = nil, toolVersion: String, maxPartSize: Int? = nil, attachments: Bool = true
+        signingKeyPath: String? = nil, toolVersion: String, maxPartSize: Int? = nil, attachments: Bool = true,
+        maxBytes: Int? = nil
     ) {
+        self.maxBytes = maxBytes
         self.attachments = attachments
         self.selection = selection
         self.container = container
@@ -71,7 +75,8 @@ public struct BundleExport: Sendable {
     /// Writes the bundle to `path` and its checksum to `path.sha256` (`sha256sum -c` format). Blocks its thread.
     public func run(archive: Archive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
         let signingKey = try signingKeyPath.map(SigningKey.loadPrivate)
-        let stage = try StagingDirectory(beside: path)
+        let budget = maxBytes.map(ByteBudget.init)
+        let stage = try StagingDirectory(beside: path, budget: budget)
         defer { stage.remove() }
         var staged = try stageFiles(archive: archive, stage: stage, progress: progress)
         staged.files.append(try stage.write("README.txt", BundleReadme.text(container: container), records: nil))
@@ -110,7 +115,13 @@ public struct BundleExport: Sendable {
             }
             let manifest = BundleManifest(body: partBody, files: files)
             let target = Self.partPath(path, number: index + 1, of: plan.count, container: container)
-            parts.append(try write(manifest, signingKey: signingKey, stage: stage, store: store, to: target))
+            do {
+                parts.append(
+                    try write(manifest, signingKey: signingKey, stage: stage, store: store, budget: budget, to: target))
+            } catch {
+                Self.remove(parts)  // a split bundle is whole or absent
+                throw error
+            }
         }
         return Summary(parts: parts, messages: staged.messages)
     }
@@ -119,14 +130,14 @@ public struct BundleExport: Sendable {
     /// from the store; then `path.sha256`.
     private func write(
         _ manifest: BundleManifest, signingKey: Curve25519.Signing.PrivateKey?, stage: StagingDirectory,
-        store: FileStore, to path: String
+        store: FileStore, budget: ByteBudget?, to path: String
     ) throws -> Summary.Part {
         let manifestBytes = manifest.serialized()
         var head: [(String, [UInt8])] = [("manifest.json", manifestBytes)]
         if let signingKey {
             head.append(("manifest.sig", try BundleSignature.sign(manifestBytes, with: signingKey)))
         }
-        let output = try OutputFile(path: path)
+        let output = try OutputFile(path: path, budget: budget)
         do {
             let writer = try ContainerWriter(format: container) { bytes in try output.write(bytes) }
             for (name, bytes) in head {
@@ -149,16 +160,26 @@ public struct BundleExport: Sendable {
                 throw ExportError.cannotWrite(path: path + ".sha256", reason: String(cString: strerror(errno)))
             }
             let digest = try output.commit()
-            let sidecar = try OutputFile(path: path + ".sha256")
+            let sidecar = try OutputFile(path: path + ".sha256", budget: budget)
             try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
             try sidecar.commit()
             return Summary.Part(path: path, manifest: manifest, sha256: digest, bytes: output.size)
         } catch let error as ContainerError {
             output.discard()
+            // The container reports its output's failure as its own; the budget's is the one to tell.
+            if let budget, budget.spent > budget.limit { throw ExportError.quotaExceeded(limit: budget.limit) }
             throw ExportError.container(error.localizedDescription)
         } catch {
             output.discard()
             throw error
+        }
+    }
+
+    /// Removes the parts already written when a later part fails.
+    static func remove(_ parts: [Summary.Part]) {
+        for part in parts {
+            unlink(part.path)
+            unlink(part.path + ".sha256")
         }
     }
 

@@ -14,6 +14,8 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
     case badKey(path: String, reason: String)
     /// A stored attachment file a bundle must carry is missing from the archive's file store, or damaged.
     case attachmentUnavailable(sha256: String, reason: String)
+    /// The export would write more bytes than it may (the service's exports quota).
+    case quotaExceeded(limit: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -25,6 +27,9 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
             return message
         case .badKey(let path, let reason):
             return "The key file \(path) cannot be used: \(reason). Make a key pair with `qbarchive keygen`."
+        case .quotaExceeded(let limit):
+            return "The export would write more than the \(limit) bytes left in the exports quota, so it was stopped "
+                + "and its files removed. Narrow the selection, or delete old exports."
         case .attachmentUnavailable(let sha256, let reason):
             return "Cannot export the attachment file \(sha256): \(reason). Check the store with "
                 + "`qbarchive verify-store` (--requeue marks such files for the next crawl with --attachments files), "

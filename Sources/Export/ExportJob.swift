@@ -18,6 +18,8 @@ public struct ExportJob: Sendable {
     public var maxPartSize: Int?
     /// A bundle carries the stored attachment files (`false`: `--no-attachments`, references only).
     public var attachments: Bool
+    /// The most bytes a bundle export may write (the service's quota); `nil` for no cap.
+    public var maxBytes: Int?
 
     public init(
         format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
@@ -51,7 +53,7 @@ public struct ExportJob: Sendable {
         if format == .bundle {
             let summary = try BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
-                toolVersion: version, maxPartSize: maxPartSize, attachments: attachments
+                toolVersion: version, maxPartSize: maxPartSize, attachments: attachments, maxBytes: maxBytes
             ).run(archive: archive, to: path, progress: progress)
             return Result(
                 messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,

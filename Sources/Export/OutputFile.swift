@@ -18,10 +18,13 @@ public final class OutputFile {
     /// Bytes written so far.
     public private(set) var size = 0
     private var closed = false
+    private let budget: ByteBudget?
 
-    /// Opens `path` for writing (a temporary name beside it), or standard output for `-`.
-    public init(path: String) throws(ExportError) {
+    /// Opens `path` for writing (a temporary name beside it), or standard output for `-`; `budget` caps
+    /// the bytes written (shared by every file of one export).
+    public init(path: String, budget: ByteBudget? = nil) throws(ExportError) {
         self.path = path
+        self.budget = budget
         buffer.reserveCapacity(1 << 20)
         if path == "-" {
             temporaryPath = nil
@@ -58,6 +61,7 @@ public final class OutputFile {
     }
 
     private func flush() throws(ExportError) {
+        try budget?.spend(buffer.count)
         hasher.update(data: buffer)
         size += buffer.count
         var offset = 0

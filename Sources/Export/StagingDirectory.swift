@@ -7,8 +7,10 @@ import Foundation
 /// what the user chose. Removed when the export ends, whether it succeeded or not.
 final class StagingDirectory {
     let path: String
+    let budget: ByteBudget?
 
-    init(beside output: String) throws(ExportError) {
+    init(beside output: String, budget: ByteBudget? = nil) throws(ExportError) {
+        self.budget = budget
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         let path = directory + "/.qbarchive-staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         do {
@@ -25,7 +27,7 @@ final class StagingDirectory {
 
     /// Opens a staged file for writing (`name` may be `transcripts/ID.txt`).
     func create(_ name: String) throws(ExportError) -> StagedFile {
-        StagedFile(name: name, file: try OutputFile(path: path + "/" + name))
+        StagedFile(name: name, file: try OutputFile(path: path + "/" + name, budget: budget))
     }
 
     /// Writes a whole small staged file.

@@ -17,11 +17,16 @@ import ServiceLifecycle
 public struct ArchiveService: Sendable {
     public let configuration: ServiceConfiguration
     let archive: Archive
+    /// A connection pool of its own for `/healthz`, so that health is answered however busy the archive is.
+    let health: Archive
     let audit: AuditTrail
     let metrics = ServiceMetrics()
     let sessions: SessionStore
     let pages: PageRenderer
     let stats = StatsCache()
+    let limiter: WorkLimiter
+    let exportGate = ExportGate()
+    let logins: LoginThrottle
 
     /// Opens the archive and checks the configuration.
     ///
@@ -39,7 +44,12 @@ public struct ArchiveService: Sendable {
             throw ServiceSetupError.auditUnavailable(
                 path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
-        archive = try Archive.openReadOnly(at: configuration.archivePath)
+        archive = try Archive.openReadOnly(
+            at: configuration.archivePath, statementTimeout: configuration.limits.statementTimeout)
+        health = try Archive.openReadOnly(at: configuration.archivePath, statementTimeout: .seconds(1))
+        limiter = WorkLimiter(
+            capacity: configuration.limits.concurrentQueries, queueLimit: configuration.limits.queuedQueries)
+        logins = LoginThrottle(failures: configuration.limits.loginFailures, window: configuration.limits.loginWindow)
         audit = AuditTrail(archive: writer)
         sessions = SessionStore(lifetime: configuration.sessionLifetime)
         pages = try PageRenderer(version: configuration.toolVersion, loginRequired: configuration.token != nil)
@@ -54,6 +64,13 @@ public struct ArchiveService: Sendable {
             throw ServiceSetupError.auditUnavailable(
                 path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
+        let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
+        folder.removeLeftovers()
+        let expired = folder.expire(now: Archive.now())
+        if !expired.isEmpty {
+            _ = try? await writer.appendAudit(
+                action: "export_expire", detail: ["by": "service", "exports": .array(expired.map(JSONValue.string))])
+        }
     }
 
     public func buildApplication(
@@ -63,9 +80,11 @@ public struct ArchiveService: Sendable {
         let router = Router(context: ServiceContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: CrossSiteMiddleware(configuration: configuration, pages: pages))
         router.add(
             middleware: AuthMiddleware(
                 check: configuration.token.map(TokenCheck.init), sessions: sessions, configuration: configuration))
+        router.add(middleware: WorkLimitMiddleware(limiter: limiter))
         registerOperations(on: router)
         registerAPI(on: router)
         registerExports(on: router)
@@ -73,8 +92,16 @@ public struct ArchiveService: Sendable {
         registerFiles(on: router)
         registerLogin(on: router)
         let configuration = configuration
+        let limits = configuration.limits
         return Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        RequestTimeoutHandler(
+                            header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
+                    ],
+                    idleTimeout: .init(limits.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 await onServerRunning(configuration.host, channel.localAddress?.port ?? configuration.port)
@@ -84,21 +111,26 @@ public struct ArchiveService: Sendable {
 
     /// Parses a query from a request, resolving `@name` to a saved query.
     ///
+    /// A saved-query name is only ever looked up among the listed queries (``SavedQuery/named(_:in:)``), and
+    /// its errors name the query, never the directory or a file's content.
+    ///
     /// - Returns: the query and the text it was parsed from (positions in errors refer to that text).
     func parse(_ text: String) throws -> (query: Query, text: String) {
-        var source = text
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("@") {
-            do {
-                source = try SavedQuery.named(String(trimmed.dropFirst()), in: configuration.queriesDirectory).query
-            } catch {
-                var failure = ServiceError(
-                    .badRequest, code: "unknown_saved_query", message: error.localizedDescription)
-                failure.queryFailure = .init(
-                    error: QueryError(position: 0, length: text.count, message: error.localizedDescription), query: text
-                )
-                throw failure
-            }
+        // Control characters and the length cap are checked on the text as sent, before `@name` is looked up.
+        do {
+            try QueryParser.checkText(Array(text))
+        } catch {
+            throw ServiceError.invalidQuery(error, query: text)
+        }
+        let source: String
+        do {
+            source = try SavedQuery.resolve(text, in: configuration.queriesDirectory)
+        } catch {
+            let code = if case .invalidName = error { "invalid_saved_query_name" } else { "unknown_saved_query" }
+            var failure = ServiceError(.badRequest, code: code, message: error.localizedDescription)
+            failure.queryFailure = .init(
+                error: QueryError(position: 0, length: text.count, message: error.localizedDescription), query: text)
+            throw failure
         }
         do {
             return (try QueryParser(now: Archive.now()).parse(source), source)

@@ -1,3 +1,7 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
 /// What `qbarchive serve` needs: the archive, where to listen, who may use it, where exports go.
 public struct ServiceConfiguration: Sendable {
     /// The archive to serve (read-only connections; the audit trail is its only write).
@@ -23,6 +27,11 @@ public struct ServiceConfiguration: Sendable {
     /// has no token: a reverse proxy's public name. Without a token, any other `Host` is refused, which
     /// defeats DNS rebinding (a web page whose name resolves to 127.0.0.1 reading the archive).
     public var allowedHosts: [String] = []
+    /// The service runs behind a reverse proxy that terminates TLS: `X-Forwarded-For` names the client in the
+    /// audit log and the session cookie is `Secure` (unless the proxy says `X-Forwarded-Proto: http`).
+    public var trustProxy = false
+    /// What one request, and all of them together, may cost.
+    public var limits = ServiceLimits()
 
     public init(
         archivePath: String, host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -66,12 +75,31 @@ public struct ServiceConfiguration: Sendable {
             && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
     }
 
+    /// Whether `request` reached the service over TLS, as far as the service can know: behind
+    /// ``trustProxy``, unless the proxy says `X-Forwarded-Proto: http`. The session cookie is `Secure` then.
+    public func isSecure(_ request: Request) -> Bool {
+        guard trustProxy else { return false }
+        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.split(separator: ",").first
+        return proto.map { $0.trimmingCharacters(in: .whitespaces).lowercased() != "http" } ?? true
+    }
+
+    /// The client's address: the connection's peer, or behind ``trustProxy`` the last address the proxy
+    /// appended to `X-Forwarded-For`.
+    public func clientAddress(_ request: Request, peer: String?) -> String? {
+        guard trustProxy, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
+            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty,
+            last.count <= 64
+        else { return peer }
+        return last
+    }
+
     /// The shortest token accepted: a guessable token on a network is worse than none on loopback.
     public static let minimumTokenLength = 16
 
     /// Refuses settings that would expose the archive: another address without a token, a short token.
     public func validate() throws(ServiceSetupError) {
         guard (0...65535).contains(port) else { throw .invalidPort(port) }
+        try limits.validate()
         if let token {
             guard token.count >= Self.minimumTokenLength else { throw .tokenTooShort(length: token.count) }
         } else if !bindsLoopback {

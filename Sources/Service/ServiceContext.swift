@@ -7,8 +7,8 @@ public struct ServiceContext: RequestContext {
     /// Who made the request: a login-form name, the `X-QBArchive-User` of a bearer-token client (else
     /// `api`), or `local` when the service runs without a token on loopback. Set by ``AuthMiddleware``.
     public var actor: String
-    /// The peer's IP address, recorded beside ``actor``.
-    public let remoteAddress: String?
+    /// The peer's IP address (behind `--trust-proxy`, the client's), recorded beside ``actor``.
+    public var remoteAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

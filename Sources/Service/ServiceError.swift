@@ -1,3 +1,5 @@
+import ArchiveStore
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -53,6 +55,13 @@ public struct ServiceError: HTTPResponseError, Sendable {
         message: "send the service token as 'Authorization: Bearer TOKEN' (qbarchive serve --token)",
         headers: [.wwwAuthenticate: "Bearer realm=\"qbarchive\""])
 
+    /// The service's answer to an archive read that ran past the statement timeout: 503 `query_timeout`.
+    static func timedOut(_ error: ArchiveError) -> ServiceError? {
+        guard case .timedOut = error else { return nil }
+        return ServiceError(
+            .serviceUnavailable, code: "query_timeout", message: error.localizedDescription)
+    }
+
     static func notFound(_ what: String) -> ServiceError {
         ServiceError(.notFound, code: "not_found", message: what)
     }
@@ -62,7 +71,14 @@ public struct ServiceError: HTTPResponseError, Sendable {
     }
 
     /// A query that does not parse: 400 with where and why.
+    ///
+    /// A query over the length cap is echoed only up to a little past the place of the error, and control
+    /// characters are echoed as their Unicode pictures (one for one, so positions still hold).
     static func invalidQuery(_ error: QueryError, query: String) -> ServiceError {
+        var query = QueryError.visible(query)
+        if query.utf8.count > QueryParser.maximumLength {
+            query = String(query.prefix(error.position + 16)) + "…"
+        }
         var details: [String: JSONValue] = [
             "position": .int(error.position), "length": .int(error.length), "query": .string(query),
             "rendered": .string(error.rendered(query: query)),

@@ -6,6 +6,8 @@ public enum ServiceSetupError: Error, LocalizedError, Sendable, Hashable {
     case tokenRequired(host: String)
     case tokenTooShort(length: Int)
     case invalidPort(Int)
+    /// A limit (timeout, concurrency, quota) that cannot work.
+    case invalidLimit(String)
     /// The archive could not be opened for the audit trail (read-only file or directory).
     case auditUnavailable(path: String, reason: String)
 
@@ -23,6 +25,8 @@ public enum ServiceSetupError: Error, LocalizedError, Sendable, Hashable {
                 + "(for example: openssl rand -hex 24)"
         case .invalidPort(let port):
             return "--port must be 0...65535 (got \(port))"
+        case .invalidLimit(let message):
+            return message
         case .auditUnavailable(let path, let reason):
             return "cannot write the audit trail in \(path): \(reason). The service records every search, view "
                 + "and export; give it write access to the archive file and its directory (WAL)"

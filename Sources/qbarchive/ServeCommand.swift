@@ -23,7 +23,14 @@ struct ServeCommand: AsyncParsableCommand {
 
             Pages: /search, /dialogs, /dialogs/ID?around=MESSAGE, /messages/ID, /dashboard.
             API: /api/search?q=, /api/dialogs, /api/dialogs/ID/messages, /api/messages/ID, /api/stats, \
-            /api/queries, POST /api/exports, /api/exports/NAME.
+            /api/queries, POST /api/exports, /api/exports/NAME (GET, DELETE).
+
+            Limits (docs/service.md, "Threat model"): each archive read stops after --query-timeout (503 \
+            query_timeout); --max-concurrent-queries read at once and --max-queued-queries wait, others get 429; \
+            one export runs at a time (409), the exports folder is capped by --exports-max-bytes and \
+            --exports-max-count (507) and the service's bundles are deleted after --exports-retention (or with \
+            DELETE /api/exports/NAME); queries are capped at 4 KB; requests other sites make through a browser \
+            are refused (403); failed logins are audited and, after 5 in a minute from one address, refused (429).
 
             Exit codes: 0 stopped by SIGTERM/SIGINT, 2 usage (unsafe address without a token, short token), \
             10 the archive is missing or not one, 13 the audit log cannot be written, 1 anything else.
@@ -45,7 +52,57 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("allowed-host"),
         help: "A Host name to answer besides loopback names when there is no token (a reverse proxy's name).")
     var allowedHosts: [String] = []
+    @Flag(
+        help:
+            "Behind a TLS reverse proxy: X-Forwarded-For names the client in the audit log and the session cookie is Secure."
+    )
+    var trustProxy = false
+    @Option(help: ArgumentHelp("Stop an archive read after this long (a query, a page).", valueName: "duration"))
+    var queryTimeout = "10s"
+    @Option(help: "Requests that may read the archive at once (default: the number of cores, at least 2).")
+    var maxConcurrentQueries: Int?
+    @Option(help: "Requests that may wait for a turn; beyond, 429 (default: 4 × --max-concurrent-queries).")
+    var maxQueuedQueries: Int?
+    @Option(help: ArgumentHelp("The most bytes the exports folder may hold.", valueName: "size"))
+    var exportsMaxBytes = "10G"
+    @Option(help: "The most bundles the exports folder may hold.") var exportsMaxCount = 100
+    @Option(
+        help: ArgumentHelp("Delete bundles the service made once they are this old.", valueName: "duration"))
+    var exportsRetention = "7d"
+    @Option(help: ArgumentHelp("Close a connection that has not sent a request head by then.", valueName: "duration"))
+    var headerTimeout = "10s"
+    @Option(help: ArgumentHelp("Close a connection silent this long between requests.", valueName: "duration"))
+    var idleTimeout = "60s"
     @Flag(help: "Log every request (default: start-up and errors only).") var verbose = false
+
+    func limits() throws -> ServiceLimits {
+        func duration(_ text: String, _ flag: String) throws -> Int {
+            guard let seconds = DurationText.seconds(text), seconds > 0 else {
+                throw ValidationError("\(flag) \(text) is not a duration such as 30s, 15m, 26h or 7d")
+            }
+            return seconds
+        }
+        var limits = ServiceLimits()
+        limits.statementTimeout = .seconds(try duration(queryTimeout, "--query-timeout"))
+        if let maxConcurrentQueries {
+            limits.concurrentQueries = maxConcurrentQueries
+            limits.queuedQueries = 4 * maxConcurrentQueries
+        }
+        if let maxQueuedQueries { limits.queuedQueries = maxQueuedQueries }
+        guard let bytes = ByteSize.parse(exportsMaxBytes) else {
+            throw ValidationError("--exports-max-bytes \(exportsMaxBytes) is not a size such as 500M or 10G")
+        }
+        limits.exportsMaxBytes = bytes
+        limits.exportsMaxCount = exportsMaxCount
+        limits.exportsRetention = try duration(exportsRetention, "--exports-retention")
+        limits.headerTimeout = .seconds(try duration(headerTimeout, "--header-timeout"))
+        limits.idleTimeout = .seconds(try duration(idleTimeout, "--idle-timeout"))
+        return limits
+    }
+
+    func validate() throws {
+        _ = try limits()
+    }
 
     func run() async throws {
         var configuration = ServiceConfiguration(
@@ -54,6 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
             exportsDirectory: exports, queriesDirectory: queries, signingKeyPath: sign,
             toolVersion: QBArchiveVersion.current)
         configuration.allowedHosts = allowedHosts
+        configuration.trustProxy = trustProxy
+        configuration.limits = try limits()
         let service: ArchiveService
         do {
             service = try await ArchiveService(configuration: configuration)

@@ -43,12 +43,12 @@ struct ServiceFixture: Sendable {
         return configuration
     }
 
-    static func make() async throws -> ServiceFixture {
+    static func make(messages: Int = 600) async throws -> ServiceFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let archivePath = directory.appendingPathComponent("archive.sqlite").path
         let archive = try Archive.create(at: archivePath)
-        let emulator = try Emulator(configuration: emulatorConfiguration())
+        let emulator = try Emulator(configuration: emulatorConfiguration(messages: messages))
         try await emulator.buildApplication(logger: quiet).test(.live) { hooks in
             try await crawl(port: hooks.port!, into: archive)
         }
@@ -99,11 +99,15 @@ struct ServiceFixture: Sendable {
             exportsDirectory: path("exports"), queriesDirectory: queriesDirectory, toolVersion: "test")
     }
 
-    /// Runs the service on an ephemeral loopback port for the duration of `body`.
+    /// Runs the service on an ephemeral loopback port for the duration of `body`; `configure` may change
+    /// the configuration first (limits, proxy trust).
     func serve<T: Sendable>(
-        token: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> T
+        token: String? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in },
+        _ body: @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
-        let service = try await ArchiveService(configuration: configuration(token: token))
+        var configuration = configuration(token: token)
+        configure(&configuration)
+        let service = try await ArchiveService(configuration: configuration)
         return try await service.buildApplication(logger: Self.quiet).test(.live) { client in try await body(client) }
     }
 }

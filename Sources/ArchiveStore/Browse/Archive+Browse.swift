@@ -7,7 +7,7 @@ extension Archive {
     ///
     /// Counts come from the `messages_by_dialog` index (one pass, no message row read).
     public func dialogSummaries(limit: Int = 100, offset: Int = 0) async throws -> [DialogSummary] {
-        try await pool.read { db in
+        try await reading { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -25,12 +25,12 @@ extension Archive {
 
     /// How many dialogs the archive holds, tombstoned ones included.
     public func dialogCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dialogs") ?? 0 }
+        try await reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM dialogs") ?? 0 }
     }
 
     /// One dialog's summary, or `nil` when the archive has no such dialog.
     public func dialogSummary(id: String) async throws -> DialogSummary? {
-        try await pool.read { db in
+        try await reading { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -46,7 +46,7 @@ extension Archive {
 
     /// A page of a dialog's messages in transcript order (`date_sent`, then id), with names.
     public func dialogMessages(dialogID: String, limit: Int, offset: Int) async throws -> [SearchHit] {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -60,7 +60,7 @@ extension Archive {
 
     /// The position of a message in its dialog's transcript order (0 for the first), for paging to it.
     public func transcriptPosition(of messageID: String) async throws -> (dialogID: String, index: Int)? {
-        try await pool.read { db in
+        try await reading { db in
             guard
                 let anchor = try Row.fetchOne(
                     db, sql: "SELECT dialog_id, date_sent FROM messages WHERE id = ?", arguments: [messageID])
@@ -77,7 +77,7 @@ extension Archive {
 
     /// One message with its dialog and sender names, or `nil`.
     public func messageHit(id: String) async throws -> SearchHit? {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.hitColumns) FROM \(Self.hitSource) WHERE m.id = ?", arguments: [id]
             ).map(Self.searchHit(row:))

@@ -23,7 +23,7 @@ extension Archive {
     ///
     /// - Returns: each file with its row id, to pass back as `after` for the next batch.
     public func filesToFetch(after: Int64, limit: Int) async throws -> [(id: Int64, file: ArchivedFile)] {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -82,7 +82,7 @@ extension Archive {
 
     /// Files by status, and the distinct stored files and their bytes.
     public func fileCounts() async throws -> FileCounts {
-        try await pool.read { db in
+        try await reading { db in
             var counts = FileCounts()
             for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) FROM attachment_files GROUP BY status") {
                 if let status = FileStatus(rawValue: row[0]) { counts.byStatus[status] = row[1] }
@@ -103,7 +103,7 @@ extension Archive {
 
     /// The distinct stored files, by SHA-256, with their recorded sizes (for `verify-store`).
     public func storedFiles() async throws -> [(sha256: String, size: Int)] {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -140,7 +140,7 @@ extension Archive {
     /// The recorded files for these keys (attachments of messages being exported or shown).
     public func files(keys: [String]) async throws -> [String: ArchivedFile] {
         guard !keys.isEmpty else { return [:] }
-        return try await pool.read { db in try Self.files(keys: keys, db) }
+        return try await reading { db in try Self.files(keys: keys, db) }
     }
 
     static func files(keys: some Collection<String>, _ db: Database) throws -> [String: ArchivedFile] {
@@ -154,7 +154,7 @@ extension Archive {
 
     /// A stored file by its SHA-256: the first record that has it (name and content type for serving).
     public func storedFile(sha256: String) async throws -> ArchivedFile? {
-        try await pool.read { db in
+        try await reading { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.fileColumns) FROM attachment_files WHERE sha256 = ? AND status = 'ok' LIMIT 1",
                 arguments: [sha256]

@@ -8,7 +8,7 @@ extension Archive {
     /// - Throws: ``QueryError`` when the query names a login no archived user has (a positioned error,
     ///   never an empty result), or a database error.
     public func search(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> [SearchHit] {
-        try await pool.read { db in
+        try await reading { db in
             try Self.limitingComplexity(of: query) {
                 let statement = try Self.searchStatement(query, options: options, db: db)
                 return try Row.fetchAll(db, sql: statement.sql, arguments: StatementArguments(statement.arguments))
@@ -19,7 +19,7 @@ extension Archive {
 
     /// How many messages match a query.
     public func count(_ query: Query) async throws -> Int {
-        try await pool.read { db in
+        try await reading { db in
             try Self.limitingComplexity(of: query) {
                 if let hits = SearchCompiler().fullTextRowids(query.root) {
                     return try Int.fetchOne(
@@ -38,7 +38,7 @@ extension Archive {
 
     /// The statement ``search(_:options:)`` runs, with its arguments, for `--explain`.
     public func explain(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> SearchPlan {
-        try await pool.read { db in
+        try await reading { db in
             let statement = try Self.searchStatement(query, options: options, db: db)
             return SearchPlan(sql: statement.sql, arguments: statement.arguments.map(SearchPlan.literal))
         }
@@ -47,7 +47,7 @@ extension Archive {
     /// Up to `before` messages before and `after` messages after a message in its dialog, in
     /// `(date_sent, id)` order, the message itself included: the transcript around a search hit.
     public func context(of messageID: String, before: Int, after: Int) async throws -> [SearchHit] {
-        try await pool.read { db in
+        try await reading { db in
             guard
                 let anchor = try Row.fetchOne(
                     db, sql: "SELECT dialog_id, date_sent FROM messages WHERE id = ?", arguments: [messageID])

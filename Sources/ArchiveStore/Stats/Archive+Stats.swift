@@ -15,7 +15,7 @@ extension Archive {
     ///
     /// - Throws: ``QueryError`` when the query names a login no archived user has, or a database error.
     public func statistics(_ request: StatisticsRequest) async throws -> ArchiveStatistics {
-        try await pool.read { db in
+        try await reading { db in
             try Self.limitingComplexity(of: request.query) { try Self.statistics(request, db: db) }
         }
     }

@@ -11,13 +11,18 @@ extension ArchiveService {
     /// `/healthz` and `/metrics`.
     func registerOperations(on router: Router<ServiceContext>) {
         let archive = archive
+        let health = health
+        let limiter = limiter
         let metrics = metrics
+        // Its own connection pool and no turn in the line: health is answered however busy the archive is.
         router.get("/healthz") { _, _ -> Response in
+            let load = await limiter.load
+            let queries: JSONValue = ["running": .int(load.running), "waiting": .int(load.waiting)]
             do {
-                _ = try await archive.identity()
-                return JSONResponse.make(["status": "ok"])
+                _ = try await health.identity()
+                return JSONResponse.make(["status": "ok", "queries": queries])
             } catch {
-                return JSONResponse.make(["status": "unavailable"], status: .serviceUnavailable)
+                return JSONResponse.make(["status": "unavailable", "queries": queries], status: .serviceUnavailable)
             }
         }
         router.get("/metrics") { _, _ -> Response in

@@ -20,7 +20,33 @@ extension ArchiveService {
                     message: "send the export request as Content-Type: application/json")
             }
             let body = try await request.body.collect(upTo: context.maxUploadSize)
-            return try await service.makeExport(body: Array(buffer: body), context: context)
+            guard await service.exportGate.enter() else {
+                throw ServiceError(
+                    .conflict, code: "export_running",
+                    message: "another export is running; the service makes one at a time — retry when it is done",
+                    headers: [.retryAfter: "10"])
+            }
+            do {
+                let response = try await service.makeExport(body: Array(buffer: body), context: context)
+                await service.exportGate.leave()
+                return response
+            } catch {
+                await service.exportGate.leave()
+                throw error
+            }
+        }
+        router.delete("/api/exports/:name") { _, context -> Response in
+            let name = try context.parameters.require("name")
+            guard ExportFileName.isValid(name), ExportFileName.isBundle(name),
+                FileManager.default.fileExists(atPath: service.exportPath(name))
+            else { throw ServiceError.notFound("no export named \(name)") }
+            try await service.audit.record("export_delete", by: context, via: "api", ["export": .string(name)])
+            guard unlink(service.exportPath(name)) == 0 || errno == ENOENT else {
+                throw ServiceError(
+                    .internalServerError, code: "cannot_delete", message: "the export \(name) could not be deleted")
+            }
+            unlink(service.exportPath(name + ".sha256"))
+            return Response(status: .noContent)
         }
         router.get("/api/exports") { _, _ -> Response in
             JSONResponse.make(["exports": .array(try service.exportFiles().map(\.json))])
@@ -28,18 +54,25 @@ extension ArchiveService {
         router.get("/api/exports/:name") { _, context -> Response in
             let name = try context.parameters.require("name")
             guard ExportFileName.isValid(name),
-                let handle = FileHandle(forReadingAtPath: service.exportPath(name))
+                let (handle, size) = FileResponse.openRegular(
+                    service.exportPath(name), under: service.exportsRoot)
             else { throw ServiceError.notFound("no export named \(name)") }
             try await service.audit.record("download", by: context, via: "api", ["export": .string(name)])
             var headers = HTTPFields()
             headers[.contentType] = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
             headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+            headers[.contentLength] = String(size)
             return FileResponse.make(handle, headers: headers)
         }
     }
 
     func exportPath(_ name: String) -> String {
-        URL(fileURLWithPath: configuration.exportsDirectory).appendingPathComponent(name).path
+        exportsRoot + "/" + name
+    }
+
+    /// The exports folder as an absolute path.
+    var exportsRoot: String {
+        URL(fileURLWithPath: configuration.exportsDirectory).standardizedFileURL.path
     }
 
     /// Runs a bundle export of the selection in a JSON body and returns its verified manifest.
@@ -56,16 +89,41 @@ extension ArchiveService {
         } catch let error as ExportError {
             throw ServiceError.badRequest(error.localizedDescription)
         }
-        let job = ExportJob(
-            format: .bundle, selection: selection, container: request.container, createdAt: now,
-            sign: configuration.signingKeyPath, version: configuration.toolVersion)
         try FileManager.default.createDirectory(
             atPath: configuration.exportsDirectory, withIntermediateDirectories: true)
+        let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
+        let removed = folder.expire(now: now)
+        if !removed.isEmpty {
+            try await audit.record(
+                "export_expire", by: context, via: "api", ["exports": .array(removed.map(JSONValue.string))])
+        }
+        let usage = folder.usage()
+        guard usage.bundles < configuration.limits.exportsMaxCount, usage.bytes < configuration.limits.exportsMaxBytes
+        else {
+            throw ServiceError(
+                .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "export_quota",
+                message: "the exports folder holds \(usage.bundles) bundles and \(usage.bytes) bytes, its quota is "
+                    + "\(configuration.limits.exportsMaxCount) bundles and \(configuration.limits.exportsMaxBytes) bytes; "
+                    + "delete exports you have downloaded (DELETE /api/exports/NAME)")
+        }
+        var exportJob = ExportJob(
+            format: .bundle, selection: selection, container: request.container, createdAt: now,
+            sign: configuration.signingKeyPath, version: configuration.toolVersion)
+        exportJob.maxBytes = configuration.limits.exportsMaxBytes - usage.bytes
+        let job = exportJob
         let name = ExportFileName.make(at: now, container: request.container)
         let path = exportPath(name)
         let archive = archive
-        let result = try await answering(request.whereText ?? "") {
-            try await OwnThread.run { try job.run(archive: archive, path: path) }
+        let result: ExportJob.Result
+        do {
+            result = try await answering(request.whereText ?? "") {
+                try await OwnThread.run { try job.run(archive: archive, path: path) }
+            }
+        } catch ExportError.quotaExceeded(let limit) {
+            throw ServiceError(
+                .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "export_quota",
+                message: "the export would pass the exports folder's quota (\(limit) bytes were left), so it was "
+                    + "stopped and its files removed; narrow the selection or delete old exports")
         }
         let report = try await OwnThread.run { try BundleVerifier().verify(path: path) }
         var detail: [String: JSONValue] = [

@@ -16,6 +16,16 @@ enum ExportFileName {
         ContainerFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
     }
 
+    /// Whether `name` is one ``make(at:container:)`` makes: only those are deleted when they expire, never a
+    /// bundle someone else put in the folder.
+    static func isServiceMade(_ name: String) -> Bool {
+        guard isValid(name), isBundle(name), name.hasPrefix("export-") else { return false }
+        let parts = name.dropFirst("export-".count).split(separator: ".", maxSplits: 1)
+        guard parts.count == 2 else { return false }
+        let stem = parts[0].split(separator: "-")
+        return stem.count == 2 && stem[0].count == 16 && stem[0].hasSuffix("Z") && stem[1].count == 8
+    }
+
     static func isValid(_ name: String) -> Bool {
         guard let first = name.first, first != ".", name.count <= 200 else { return false }
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }

@@ -23,6 +23,7 @@ struct AuthMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
+        context.remoteAddress = configuration.clientAddress(request, peer: context.remoteAddress)
         let path = request.uri.path
         if check == nil, !configuration.acceptsHost(request.head.authority) {
             throw ServiceError(
@@ -35,9 +36,7 @@ struct AuthMiddleware: RouterMiddleware {
             context.actor = "local"
             return try await next(request, context)
         }
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-            check.accepts(header.dropFirst("Bearer ".count))
-        {
+        if let presented = Self.bearerToken(request.headers[.authorization]), check.accepts(presented) {
             context.actor = request.headers[Self.userHeader].map { "api:" + String($0.prefix(64)) } ?? "api"
             return try await next(request, context)
         }
@@ -52,6 +51,15 @@ struct AuthMiddleware: RouterMiddleware {
         }
         let target = request.uri.description
         return Response.redirect(to: "/login?next=" + URLText.encode(target))
+    }
+
+    /// The credentials of an `Authorization: Bearer TOKEN` header; the scheme is case-insensitive
+    /// (RFC 9110 §11.1) and may be followed by several spaces.
+    static func bearerToken(_ header: String?) -> Substring? {
+        guard let header, header.count > 7, header.prefix(6).lowercased() == "bearer", header.dropFirst(6).first == " "
+        else { return nil }
+        let token = header.dropFirst(6).drop { $0 == " " }
+        return token.isEmpty ? nil : token
     }
 
     static func isPublic(_ path: String) -> Bool {

@@ -21,8 +21,9 @@ extension ArchiveService {
         let service = self
         router.get("/files/:sha256") { _, context -> Response in
             let digest = try context.parameters.require("sha256")
+            let store = service.archive.fileStore
             guard FileStore.isDigest(digest), let file = try await service.archive.storedFile(sha256: digest),
-                let handle = FileHandle(forReadingAtPath: service.archive.fileStore.path(for: digest))
+                let (handle, size) = FileResponse.openRegular(store.path(for: digest), under: store.root)
             else { throw ServiceError.notFound("no stored file has SHA-256 \(digest)") }
             do {
                 try await service.audit.record(
@@ -36,7 +37,7 @@ extension ArchiveService {
             let (type, inline) = Self.servedType(file.contentType ?? file.declaredContentType)
             headers[.contentType] = type
             headers[.contentDisposition] = Self.contentDisposition(inline: inline, name: file.name ?? digest)
-            if let size = file.size { headers[.contentLength] = String(size) }
+            headers[.contentLength] = String(size)
             headers[.cacheControl] = "private, max-age=31536000, immutable"
             return FileResponse.make(handle, headers: headers)
         }

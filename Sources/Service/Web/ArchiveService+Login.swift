@@ -26,7 +26,19 @@ extension ArchiveService {
             let form = FormEncoding.fields(String(buffer: body)).fields
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let next = Self.safeNext(form["next"])
+            let address = context.remoteAddress ?? "unknown"
+            if let wait = await service.logins.wait(for: address, now: Archive.now()) {
+                throw ServiceError(
+                    .tooManyRequests, code: "login_throttled",
+                    message: "too many failed logins from this address; try again in \(wait) s",
+                    headers: [.retryAfter: String(wait)])
+            }
             guard !name.isEmpty, name.count <= 64, TokenCheck(token: token).accepts(form["token"] ?? "") else {
+                await service.logins.fail(address, now: Archive.now())
+                var trail = context
+                trail.actor = "anonymous"
+                try await service.audit.record(
+                    "login_failed", by: trail, via: "web", ["name": .string(String(name.prefix(64)))])
                 try await Task.sleep(for: .milliseconds(300))  // slows guessing; tokens are long anyway
                 let view = LoginView(next: next, name: String(name.prefix(64)), failed: true)
                 return service.pages.page(
@@ -37,7 +49,7 @@ extension ArchiveService {
             response.setCookie(
                 Cookie(
                     name: AuthMiddleware.cookieName, value: session, maxAge: service.configuration.sessionLifetime,
-                    path: "/", httpOnly: true, sameSite: .strict))
+                    path: "/", secure: service.configuration.isSecure(request), httpOnly: true, sameSite: .strict))
             var trail = context
             trail.actor = name
             try await service.audit.record("login", by: trail, via: "web", [:])
@@ -48,15 +60,33 @@ extension ArchiveService {
             var response = Response.redirect(to: "/login", type: .found)
             response.setCookie(
                 Cookie(
-                    name: AuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict)
-            )
+                    name: AuthMiddleware.cookieName, value: "", maxAge: 0, path: "/",
+                    secure: service.configuration.isSecure(request), httpOnly: true, sameSite: .strict))
             return response
         }
     }
 
-    /// A local path to return to after login; anything else (another site, `//host`) becomes `/search`.
+    /// A local path to return to after login, or `/` for anything else.
+    ///
+    /// Only a single leading `/` followed by URL-safe printable ASCII (RFC 3986's unreserved and reserved
+    /// characters and `%`) is kept, up to 2,048 bytes: browsers drop tabs and line breaks from a `Location`
+    /// and read `\` as `/`, so `/<TAB>/evil.example`, `//evil.example` and `/\evil.example` would all leave
+    /// the site.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return "/search" }
-        return next
+        guard let next, next.utf8.count <= 2048, next.utf8.first == UInt8(ascii: "/") else { return "/" }
+        let bytes = Array(next.utf8)
+        if bytes.count > 1, bytes[1] == UInt8(ascii: "/") || bytes[1] == UInt8(ascii: "\\") { return "/" }
+        return bytes.allSatisfy(isURLSafe) ? next : "/"
+    }
+
+    private static let urlSafePunctuation = Set("-._~:/?#[]@!$&'()*+,;=%".utf8)
+
+    private static func isURLSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: urlSafePunctuation.contains(byte)
+        }
     }
 }

@@ -45,6 +45,8 @@ extension ArchiveService {
             return try await body()
         } catch let error as ServiceError {
             return pages.error(error, actor: context.actor)
+        } catch let error as ArchiveError where ServiceError.timedOut(error) != nil {
+            return pages.error(ServiceError.timedOut(error)!, actor: context.actor)
         } catch {
             context.logger.error("page failed: \(String(describing: type(of: error)))")
             return pages.error(
@@ -56,12 +58,14 @@ extension ArchiveService {
     private func searchPage(_ request: Request, context: ServiceContext) async throws -> Response {
         let parameters = try RequestParameters(request)
         let text = parameters.string("q") ?? ""
+        // What the page shows of a query: at most a little past the length cap (a longer one is refused).
+        let shown = text.utf8.count > QueryParser.maximumLength ? String(text.prefix(QueryParser.maximumLength)) : text
         let sortText = parameters.string("sort") ?? SearchOptions.Sort.newest.rawValue
         let sort = SearchOptions.Sort(rawValue: sortText) ?? .newest
         let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
         let pageSize = 50
         var view = SearchPageView(
-            q: text,
+            q: QueryError.visible(shown),
             sorts: [("-date", "newest first"), ("date", "oldest first"), ("rank", "best match")].map {
                 SearchPageView.Option(value: $0.0, label: $0.1, selected: $0.0 == sort.rawValue)
             },
@@ -99,7 +103,7 @@ extension ArchiveService {
                 view.failure = SearchPageView.failure(failure.error, query: failure.query)
             }
         }
-        let title = text.isEmpty ? "Search" : "\(text) — search"
+        let title = text.isEmpty ? "Search" : "\(QueryError.visible(String(shown.prefix(80)))) — search"
         return pages.page("search", title: title, view: view, section: "/search", actor: context.actor, status: status)
     }
 

@@ -58,6 +58,13 @@ struct PageRenderer: Sendable {
         let nav = [("/search", "Search"), ("/dialogs", "Dialogs"), ("/dashboard", "Dashboard")].map {
             NavItem(href: $0.0, label: $0.1, current: $0.0 == section)
         }
+        // A <title> cannot hold markup to isolate a name, so bidirectional controls are dropped from it.
+        let title = String(
+            String.UnicodeScalarView(
+                title.unicodeScalars.filter {
+                    !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value)
+                }
+            ))
         let layout = Layout(
             title: title, body: body, version: version, nav: section == "/login" ? [] : nav,
             showLogout: loginRequired && section != "/login", actor: loginRequired ? actor : nil)
@@ -72,13 +79,17 @@ struct PageRenderer: Sendable {
         var status: Int
         var reason: String
         var message: String
+        var link: String?
     }
 
-    /// An error page for a failed HTML request.
-    func error(_ error: ServiceError, actor: String?) -> Response {
-        page(
+    /// An error page for a failed HTML request, with a link to follow when there is one.
+    func error(_ error: ServiceError, actor: String?, link: String? = nil) -> Response {
+        var response = page(
             "error", title: "\(error.status.code) \(error.status.reasonPhrase)",
-            view: ErrorView(status: error.status.code, reason: error.status.reasonPhrase, message: error.message),
+            view: ErrorView(
+                status: error.status.code, reason: error.status.reasonPhrase, message: error.message, link: link),
             section: "", actor: actor, status: error.status)
+        response.headers.append(contentsOf: error.headers)
+        return response
     }
 }
