@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Write docs/reliability.md from the rows scripts/chaos.sh collected (make chaos).
 
-    report.py ROWS.tsv OUT.md COMMAND WALL_SECONDS BOUND_SECONDS
+    report.py ROWS.tsv OUT.md COMMAND WALL_SECONDS BOUND_SECONDS [WORK_DIR]
+
+Paths of the machine that ran it never reach the report: WORK_DIR (the suite's temporary folder) is
+written as `WORK`.
 
 ROWS.tsv: section, injected, times, checked, result (PASS|FAIL|NOT RUN), detail — tab-separated.
 """
@@ -51,8 +54,11 @@ def cell(text):
 
 def main():
     rows_path, out, command, wall, bound = sys.argv[1:6]
+    work = sys.argv[6] if len(sys.argv) > 6 else None
     rows = []
     for line in open(rows_path, encoding="utf-8"):
+        if work:
+            line = line.replace(work, "WORK")
         parts = line.rstrip("\n").split("\t")
         if len(parts) >= 5:
             rows.append((parts + [""])[:6])
