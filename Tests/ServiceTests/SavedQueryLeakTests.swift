@@ -52,6 +52,11 @@ struct SavedQueryLeakTests {
                     #expect(response.status == .badRequest, "\(uri) answered \(response.status)")
                     Self.expectNothingLeaks(response.text, fixture: fixture, uri)
                 }
+                // The transcript highlights what `q` finds: a bad name highlights nothing and reads nothing.
+                let transcript = try await client.execute(
+                    uri: "/dialogs/\(ServiceFixture.hostileDialogID)?q=\(name)", method: .get)
+                #expect(transcript.status == .ok)
+                Self.expectNothingLeaks(transcript.text, fixture: fixture, "transcript q=\(name)")
                 let decoded = name.removingPercentEncoding ?? name
                 let body = JSONValue.object(["where": .string(decoded)]).jsonString
                 let export = try await client.execute(

@@ -41,7 +41,7 @@ extension ArchiveService {
             messages: page.messages.map {
                 MessageView($0, highlighter: highlighter, target: $0.message.id == page.around, files: files)
             },
-            highlight: q,
+            highlight: q.map { QueryError.visible(String($0.prefix(200))) },
             previous: page.offset > 0 ? base + "offset=\(max(0, page.offset - page.limit))" : nil,
             next: page.offset + page.messages.count < dialog.messages
                 ? base + "offset=\(page.offset + page.limit)" : nil)
