@@ -266,6 +266,7 @@ let package = Package(
                 "Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
