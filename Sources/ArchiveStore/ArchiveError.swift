@@ -5,9 +5,9 @@ import Foundation
 /// The crawler maps ``missing(path:)``, ``notAnArchive(path:reason:)`` and ``newerFormat(path:)``
 /// to exit code 10 ("archive missing or unreadable"); the others are ordinary errors.
 public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
-    /// No file at the path given to ``Archive/open(at:)`` or ``Archive/openReadOnly(at:)``.
+    /// No file at the path given to ``SQLiteArchive/open(at:)`` or ``SQLiteArchive/openReadOnly(at:)``.
     case missing(path: String)
-    /// ``Archive/create(at:)`` refuses to touch an existing file.
+    /// ``SQLiteArchive/create(at:)`` refuses to touch an existing file.
     case alreadyExists(path: String)
     /// The file exists but is not a qbarchive archive (not SQLite, or SQLite without `archive_meta`).
     case notAnArchive(path: String, reason: String)
@@ -21,7 +21,7 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case messageOutsideDialog(messageID: String, messageDialogID: String, pageDialogID: String)
     /// An archive that already holds data cannot take another archive's identity.
     case notEmpty(path: String)
-    /// The run id given to ``Archive/finishRun(_:status:counts:error:at:)`` does not exist.
+    /// The run id given to ``SQLiteArchive/finishRun(_:status:counts:error:at:)`` does not exist.
     case unknownRun(Int64)
     /// A read ran past the handle's statement timeout and was stopped.
     case timedOut(seconds: Double)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The identity of an archive, written once by ``Archive/create(at:now:)``.
+/// The identity of an archive, written once by ``SQLiteArchive/create(at:now:)``.
 ///
 /// Exports and backups carry the id so that two copies of the same archive can be recognised.
 public struct ArchiveIdentity: Sendable, Hashable {

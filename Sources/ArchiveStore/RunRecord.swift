@@ -1,7 +1,7 @@
 /// One row of `runs`.
 public struct RunRecord: Sendable, Hashable, Identifiable {
     public var id: Int64
-    /// What the run crawled, as given to ``Archive/beginRun(scope:query:at:)``.
+    /// What the run crawled, as given to ``SQLiteArchive/beginRun(scope:query:at:)``.
     public var scope: String?
     /// Unix seconds.
     public var startedAt: Int

@@ -2,7 +2,7 @@ import ArchiveStore
 import QuickBlox
 
 /// The SQLite archive as the crawler's storage backend.
-extension Archive: CrawlArchive {
+extension SQLiteArchive: CrawlArchive {
     public func beginRun(startedAt: Int, scope: String, query: String?) async throws -> Int64 {
         try await beginRun(scope: scope, query: query, at: startedAt)
     }
@@ -20,7 +20,7 @@ extension Archive: CrawlArchive {
             deletedMessages: summary.messagesDeleted, requests: summary.requests, retries: summary.retries,
             bytes: summary.bytes)
         try await finishRun(
-            id, status: status, counts: counts, error: summary.error, at: summary.finishedAt ?? Archive.now())
+            id, status: status, counts: counts, error: summary.error, at: summary.finishedAt ?? SQLiteArchive.now())
     }
 
     public func storeUsers(_ users: [(User, JSONValue)], observedAt: Int) async throws {
@@ -47,7 +47,7 @@ extension Archive: CrawlArchive {
     }
 
     public func recordFetch(key: String, outcome: FetchOutcome) async throws {
-        try await recordFetch(key: key, outcome: outcome, at: Archive.now())
+        try await recordFetch(key: key, outcome: outcome, at: SQLiteArchive.now())
     }
 
     public func makeFileWriter() throws -> FileStore.Writer {

@@ -12,7 +12,7 @@ public struct StatusReport: Sendable {
     public var now: Int
 
     /// Reads the report from an archive (read-only).
-    public static func read(_ archive: Archive, runs limit: Int = 10, now: Int = Archive.now()) async throws
+    public static func read(_ archive: SQLiteArchive, runs limit: Int = 10, now: Int = SQLiteArchive.now()) async throws
         -> StatusReport
     {
         StatusReport(

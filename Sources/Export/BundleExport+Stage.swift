@@ -17,7 +17,7 @@ extension BundleExport {
     /// Streams every file of the bundle but the README and the attachments into `stage`, inside one read
     /// transaction so that the files agree with each other, and learns which stored files the messages
     /// and their earlier revisions reference.
-    func stageFiles(archive: Archive, stage: StagingDirectory, progress: (Int) -> Void) throws -> Staged {
+    func stageFiles(archive: SQLiteArchive, stage: StagingDirectory, progress: (Int) -> Void) throws -> Staged {
         let query = selection.query
         return try archive.withSnapshot { snapshot in
             let identity = try snapshot.identity()

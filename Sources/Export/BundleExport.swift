@@ -73,7 +73,7 @@ public struct BundleExport: Sendable {
     }
 
     /// Writes the bundle to `path` and its checksum to `path.sha256` (`sha256sum -c` format). Blocks its thread.
-    public func run(archive: Archive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
+    public func run(archive: SQLiteArchive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
         let signingKey = try signingKeyPath.map(SigningKey.loadPrivate)
         let budget = maxBytes.map(ByteBudget.init)
         let stage = try StagingDirectory(beside: path, budget: budget)

@@ -7,7 +7,7 @@ import QuickBlox
 /// Attachment files first, into the archive's file store; then dialogs, membership and messages, then
 /// revisions and users, so foreign keys hold, each message's and revision's files recorded as it is
 /// restored (`ok` for the files just stored). The archive keeps what it already has (see
-/// ``ArchiveStore/Archive/importRecords(_:)``): importing is idempotent, and export → import into a new
+/// ``ArchiveStore/SQLiteArchive/importRecords(_:)``): importing is idempotent, and export → import into a new
 /// archive → export gives the same bundle.
 public struct BundleImport: Sendable {
     public var publicKeyPath: String?
@@ -34,12 +34,12 @@ public struct BundleImport: Sendable {
     /// Verifies `bundle`, then restores it into `archive`. Blocks its thread.
     /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), a record that
     ///   cannot be read, or a database error.
-    public func run(bundle: String, into archive: Archive) throws -> Summary {
+    public func run(bundle: String, into archive: SQLiteArchive) throws -> Summary {
         try run(bundles: [bundle], into: archive)
     }
 
     /// Verifies every part of a bundle (all parts of a split bundle, in any order), then restores them.
-    public func run(bundles: [String], into archive: Archive) throws -> Summary {
+    public func run(bundles: [String], into archive: SQLiteArchive) throws -> Summary {
         let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
         let reports = try bundles.map { try verifier.verify(path: $0) }
         try BundleVerifier.checkComplete(reports, paths: bundles)

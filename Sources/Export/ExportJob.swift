@@ -49,7 +49,8 @@ public struct ExportJob: Sendable {
     }
 
     /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Blocks its thread.
-    public func run(archive: Archive, path: String, progress: @Sendable (Int) -> Void = { _ in }) throws -> Result {
+    public func run(archive: SQLiteArchive, path: String, progress: @Sendable (Int) -> Void = { _ in }) throws -> Result
+    {
         if format == .bundle {
             let summary = try BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
@@ -67,7 +68,9 @@ public struct ExportJob: Sendable {
 
     /// Records the export in the audit log: when, what was selected, where it went, its hash.
     /// - Returns: `false` when the archive could not record it (opened read-only).
-    public func audit(_ result: Result, archive: Archive, path: String, at time: Int = Archive.now()) async -> Bool {
+    public func audit(_ result: Result, archive: SQLiteArchive, path: String, at time: Int = SQLiteArchive.now()) async
+        -> Bool
+    {
         let detail = JSONValue.object([
             "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
             "where": selection.whereText.map(JSONValue.string) ?? .null,

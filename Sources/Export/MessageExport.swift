@@ -34,7 +34,7 @@ public struct MessageExport: Sendable {
     /// One read transaction, a cursor and a reused line buffer: memory stays flat on any archive. The
     /// file appears under its name only when complete. Blocks its thread; `progress` gets the number of
     /// messages written every 10,000.
-    public func run(archive: Archive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
+    public func run(archive: SQLiteArchive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
         let file = try OutputFile(path: path)
         var count = 0
         do {

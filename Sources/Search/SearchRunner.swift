@@ -13,14 +13,14 @@ public struct SearchRunner: Sendable {
         case explain
     }
 
-    public var archive: Archive
+    public var archive: SQLiteArchive
     public var query: Query
     public var options: SearchOptions
     public var output: SearchOutput
     /// Messages shown before and after each hit (table output).
     public var context: Int
 
-    public init(archive: Archive, query: Query, options: SearchOptions, output: SearchOutput, context: Int = 0) {
+    public init(archive: SQLiteArchive, query: Query, options: SearchOptions, output: SearchOutput, context: Int = 0) {
         self.archive = archive
         self.query = query
         self.options = options

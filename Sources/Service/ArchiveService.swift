@@ -16,9 +16,9 @@ import ServiceLifecycle
 /// `runService()`, which stops gracefully on SIGTERM and SIGINT.
 public struct ArchiveService: Sendable {
     public let configuration: ServiceConfiguration
-    let archive: Archive
+    let archive: SQLiteArchive
     /// A connection pool of its own for `/healthz`, so that health is answered however busy the archive is.
-    let health: Archive
+    let health: SQLiteArchive
     let audit: AuditTrail
     let metrics = ServiceMetrics()
     let sessions: SessionStore
@@ -35,18 +35,18 @@ public struct ArchiveService: Sendable {
     public init(configuration: ServiceConfiguration) async throws {
         try configuration.validate()
         self.configuration = configuration
-        let writer: Archive
+        let writer: SQLiteArchive
         do {
-            writer = try Archive.open(at: configuration.archivePath)
+            writer = try SQLiteArchive.open(at: configuration.archivePath)
         } catch let error as ArchiveError {
             throw error
         } catch {
             throw ServiceSetupError.auditUnavailable(
                 path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
-        archive = try Archive.openReadOnly(
+        archive = try SQLiteArchive.openReadOnly(
             at: configuration.archivePath, statementTimeout: configuration.limits.statementTimeout)
-        health = try Archive.openReadOnly(at: configuration.archivePath, statementTimeout: .seconds(1))
+        health = try SQLiteArchive.openReadOnly(at: configuration.archivePath, statementTimeout: .seconds(1))
         limiter = WorkLimiter(
             capacity: configuration.limits.concurrentQueries, queueLimit: configuration.limits.queuedQueries)
         logins = LoginThrottle(failures: configuration.limits.loginFailures, window: configuration.limits.loginWindow)
@@ -66,7 +66,7 @@ public struct ArchiveService: Sendable {
         }
         let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
         folder.removeLeftovers()
-        let expired = folder.expire(now: Archive.now())
+        let expired = folder.expire(now: SQLiteArchive.now())
         if !expired.isEmpty {
             _ = try? await writer.appendAudit(
                 action: "export_expire", detail: ["by": "service", "exports": .array(expired.map(JSONValue.string))])
@@ -133,7 +133,7 @@ public struct ArchiveService: Sendable {
             throw failure
         }
         do {
-            return (try QueryParser(now: Archive.now()).parse(source), source)
+            return (try QueryParser(now: SQLiteArchive.now()).parse(source), source)
         } catch {
             throw ServiceError.invalidQuery(error, query: source)
         }

@@ -86,9 +86,9 @@ struct AuditListCommand: AsyncParsableCommand {
 }
 
 extension AuditCommand {
-    static func open(_ path: String) throws -> Archive {
+    static func open(_ path: String) throws -> SQLiteArchive {
         do {
-            return try Archive.openReadOnly(at: path)
+            return try SQLiteArchive.openReadOnly(at: path)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

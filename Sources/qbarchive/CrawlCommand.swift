@@ -125,11 +125,11 @@ struct CrawlCommand: AsyncParsableCommand {
         if let previous = lock.tookOverFrom {
             output.error("note: took over a lock left by pid \(previous), which is gone\n")
         }
-        let store: Archive
+        let store: SQLiteArchive
         do {
             store =
                 FileManager.default.fileExists(atPath: archive)
-                ? try Archive.open(at: archive) : try Archive.create(at: archive)
+                ? try SQLiteArchive.open(at: archive) : try SQLiteArchive.create(at: archive)
         } catch {
             output.error("error: \(error.localizedDescription)\n")
             throw ExitCode(10)

@@ -94,22 +94,22 @@ struct ExportCommand: AsyncParsableCommand {
         let selection: ExportSelection
         do {
             selection = try ExportSelection(
-                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? Archive.now())
+                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? SQLiteArchive.now())
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: whereText ?? "")
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = try Archive.open(at: archive)
+            store = try SQLiteArchive.open(at: archive)
         } catch let error as ArchiveError {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         } catch {
             // The archive exists but cannot be opened for writing (read-only media or permissions): export
             // from a read-only handle; the audit entry then cannot be recorded, which the report says.
             do {
-                store = try Archive.openReadOnly(at: archive)
+                store = try SQLiteArchive.openReadOnly(at: archive)
             } catch {
                 throw CommandFailure(error.localizedDescription, code: ExitCode(10))
             }

@@ -58,9 +58,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let created = !FileManager.default.fileExists(atPath: archive)
         let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = created ? try Archive.create(at: archive) : try Archive.open(at: archive)
+            store = created ? try SQLiteArchive.create(at: archive) : try SQLiteArchive.open(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

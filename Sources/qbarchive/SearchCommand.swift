@@ -54,9 +54,9 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let text = try QueryInput.resolve(query, queries: queries)
         let parsed = try QueryInput.parse(text, now: now)
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = try Archive.openReadOnly(at: archive)
+            store = try SQLiteArchive.openReadOnly(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

@@ -53,9 +53,9 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = try Archive.openReadOnly(at: archive)
+            store = try SQLiteArchive.openReadOnly(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

@@ -18,9 +18,9 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts and monitoring.") var json = false
 
     func run() async throws {
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = try Archive.openReadOnly(at: archive)
+            store = try SQLiteArchive.openReadOnly(at: archive)
         } catch {
             FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
             throw ExitCode(10)

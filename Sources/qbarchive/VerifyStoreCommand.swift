@@ -31,9 +31,9 @@ struct VerifyStoreCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {
-        let store: Archive
+        let store: SQLiteArchive
         do {
-            store = requeue ? try Archive.open(at: archive) : try Archive.openReadOnly(at: archive)
+            store = requeue ? try SQLiteArchive.open(at: archive) : try SQLiteArchive.openReadOnly(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

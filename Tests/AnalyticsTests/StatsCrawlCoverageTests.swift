@@ -23,7 +23,7 @@ struct StatsCrawlCoverageTests {
             "stats-crawl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let archive = try Archive.create(at: directory.appendingPathComponent("a.sqlite").path)
+        let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("a.sqlite").path)
         var logger = Logger(label: "stats-test")
         logger.logLevel = .critical
         let quiet = logger

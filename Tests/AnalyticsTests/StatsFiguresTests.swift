@@ -188,8 +188,9 @@ struct StatsFiguresTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("empty.sqlite").path
-        _ = try Archive.create(at: path)
-        let report = try await StatsReport.compute(archive: try Archive.openReadOnly(at: path), options: StatsOptions())
+        _ = try SQLiteArchive.create(at: path)
+        let report = try await StatsReport.compute(
+            archive: try SQLiteArchive.openReadOnly(at: path), options: StatsOptions())
         #expect(report.totals.messages == 0 && report.volume.isEmpty && report.topSenders.isEmpty)
         #expect(report.firstReply == .init(replies: 0, medianSeconds: nil, p90Seconds: nil))
         #expect(report.table().contains("no messages"))

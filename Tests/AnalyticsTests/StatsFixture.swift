@@ -23,7 +23,7 @@ struct StatsFixture {
     static let crawled = 1_710_300_000
 
     let directory: URL
-    let archive: Archive
+    let archive: SQLiteArchive
 
     static func id(_ number: Int) -> String {
         let hex = String(number, radix: 16)
@@ -34,7 +34,7 @@ struct StatsFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("stats.sqlite").path
-        let archive = try Archive.create(at: path, now: crawled)
+        let archive = try SQLiteArchive.create(at: path, now: crawled)
         let users = [
             User(id: 1, login: "alice", fullName: "Alice Martin", createdAt: 0, updatedAt: 0),
             User(id: 2, login: "bob", fullName: "Bob Stone", createdAt: 0, updatedAt: 0),
@@ -83,7 +83,7 @@ struct StatsFixture {
         let late = message(7, privateID, sender: 1, at: monday + 8 * 86_400 + 11 * 3600)  // reply after 691,200 s
         try await archive.writePage(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
         // Read back read-only, as `qbarchive stats` and the service open it.
-        return StatsFixture(directory: directory, archive: try Archive.openReadOnly(at: path))
+        return StatsFixture(directory: directory, archive: try SQLiteArchive.openReadOnly(at: path))
     }
 
     static func message(

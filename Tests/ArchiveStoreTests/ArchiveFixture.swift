@@ -26,12 +26,12 @@ struct ArchiveFixture {
     static let baseTime = 1_709_294_400
 
     let directory: TemporaryDirectory
-    let archive: Archive
+    let archive: SQLiteArchive
 
     /// Creates an archive holding two group dialogs with occupants 1, 2 and 3.
     init() async throws {
         directory = try TemporaryDirectory()
-        archive = try Archive.create(at: directory.file("chat.qbarchive"), now: Self.baseTime)
+        archive = try SQLiteArchive.create(at: directory.file("chat.qbarchive"), now: Self.baseTime)
         try await archive.upsertDialogs(
             rawItems: [Self.dialog(Self.dialogID).json, Self.dialog(Self.otherDialogID).json], at: Self.baseTime)
     }

@@ -14,7 +14,7 @@ struct ArchiveOpeningTests {
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_words'") ?? "",
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_trigrams'") ?? "",
-                try Archive.migrator.appliedIdentifiers(db)
+                try SQLiteArchive.migrator.appliedIdentifiers(db)
             )
         }
         for table in [
@@ -62,7 +62,7 @@ struct ArchiveOpeningTests {
         #expect(journal == "wal")
         #expect(synchronous == 1, "1 is NORMAL")
         #expect(foreignKeys == 1)
-        #expect(applicationID == Archive.applicationID)
+        #expect(applicationID == SQLiteArchive.applicationID)
     }
 
     @Test func reopeningIsIdempotentAndKeepsIdentity() async throws {
@@ -72,10 +72,10 @@ struct ArchiveOpeningTests {
         #expect(identity.createdAt == ArchiveFixture.baseTime)
 
         for _ in 0..<2 {
-            let reopened = try Archive.open(at: fixture.archive.path)
+            let reopened = try SQLiteArchive.open(at: fixture.archive.path)
             #expect(try await reopened.identity() == identity)
             #expect(try await reopened.counts().messages == 1)
-            let migrations = try await reopened.pool.read { try Archive.migrator.appliedIdentifiers($0) }
+            let migrations = try await reopened.pool.read { try SQLiteArchive.migrator.appliedIdentifiers($0) }
             #expect(
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
@@ -86,8 +86,8 @@ struct ArchiveOpeningTests {
     @Test func openingAMissingFileFailsAndCreatesNothing() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("absent.qbarchive")
-        #expect(throws: ArchiveError.missing(path: path)) { try Archive.open(at: path) }
-        #expect(throws: ArchiveError.missing(path: path)) { try Archive.openReadOnly(at: path) }
+        #expect(throws: ArchiveError.missing(path: path)) { try SQLiteArchive.open(at: path) }
+        #expect(throws: ArchiveError.missing(path: path)) { try SQLiteArchive.openReadOnly(at: path) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -96,7 +96,7 @@ struct ArchiveOpeningTests {
         let path = directory.file("notes.txt")
         let text = String(repeating: "These are not the messages you are looking for.\n", count: 100)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: ArchiveError.self) { try Archive.open(at: path) }
+        let error = #expect(throws: ArchiveError.self) { try SQLiteArchive.open(at: path) }
         guard case .notAnArchive(let errorPath, _) = error else {
             Issue.record("expected notAnArchive, got \(String(describing: error))")
             return
@@ -112,7 +112,7 @@ struct ArchiveOpeningTests {
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)") }
         try queue.close()
-        let error = #expect(throws: ArchiveError.self) { try Archive.open(at: path) }
+        let error = #expect(throws: ArchiveError.self) { try SQLiteArchive.open(at: path) }
         guard case .notAnArchive = error else {
             Issue.record("expected notAnArchive, got \(String(describing: error))")
             return
@@ -133,8 +133,8 @@ struct ArchiveOpeningTests {
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
         let path = fixture.archive.path
-        #expect(throws: ArchiveError.newerFormat(path: path)) { try Archive.open(at: path) }
-        #expect(throws: ArchiveError.newerFormat(path: path)) { try Archive.openReadOnly(at: path) }
+        #expect(throws: ArchiveError.newerFormat(path: path)) { try SQLiteArchive.open(at: path) }
+        #expect(throws: ArchiveError.newerFormat(path: path)) { try SQLiteArchive.openReadOnly(at: path) }
     }
 
     /// An archive an older qbarchive wrote (here: v3, before the server-count columns) is upgraded by a
@@ -147,7 +147,7 @@ struct ArchiveOpeningTests {
             try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_counted_at")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-server-counts'")
         }
-        let reader = try Archive.openReadOnly(at: fixture.archive.path)
+        let reader = try SQLiteArchive.openReadOnly(at: fixture.archive.path)
         #expect(try await reader.counts().messages == 1)
         let columns = try await reader.pool.read { db in try db.columns(in: "crawl_state").map(\.name) }
         #expect(columns.contains("server_count"))
@@ -174,13 +174,13 @@ struct ArchiveOpeningTests {
     @Test func createRefusesAnExistingFile() async throws {
         let fixture = try await ArchiveFixture()
         let path = fixture.archive.path
-        #expect(throws: ArchiveError.alreadyExists(path: path)) { try Archive.create(at: path) }
+        #expect(throws: ArchiveError.alreadyExists(path: path)) { try SQLiteArchive.create(at: path) }
     }
 
     @Test func readOnlyOpenReadsButCannotWrite() async throws {
         let fixture = try await ArchiveFixture()
         try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
-        let reader = try Archive.openReadOnly(at: fixture.archive.path)
+        let reader = try SQLiteArchive.openReadOnly(at: fixture.archive.path)
         #expect(reader.isReadOnly)
         #expect(try await reader.counts().messages == 1)
         await #expect(throws: DatabaseError.self) {

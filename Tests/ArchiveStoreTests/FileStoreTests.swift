@@ -138,7 +138,7 @@ struct FileStoreTests {
             try db.execute(sql: "ALTER TABLE archive_meta DROP COLUMN files_unindexed")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-attachment-files'")
         }
-        let reopened = try Archive.open(at: fixture.archive.path)
+        let reopened = try SQLiteArchive.open(at: fixture.archive.path)
         let files = try await reopened.files(keys: ["uid:old", "uid:new"])
         #expect(Set(files.keys) == ["uid:old", "uid:new"])
     }

@@ -202,7 +202,7 @@ struct PageWriteTests {
 }
 
 /// Asserts that both FTS5 indexes agree with the messages table (FTS5's own integrity check).
-func expectIndexesConsistent(_ archive: Archive) async throws {
+func expectIndexesConsistent(_ archive: SQLiteArchive) async throws {
     try await archive.pool.write { db in
         try db.execute(sql: "INSERT INTO message_words (message_words, rank) VALUES ('integrity-check', 1)")
         try db.execute(sql: "INSERT INTO message_trigrams (message_trigrams, rank) VALUES ('integrity-check', 1)")

@@ -46,7 +46,7 @@ struct AttachmentCrawlTests {
     }
 
     /// Every file the archive lists, by key.
-    static func listed(_ archive: Archive) async throws -> [String: ArchivedFile] {
+    static func listed(_ archive: SQLiteArchive) async throws -> [String: ArchivedFile] {
         var all: [String: ArchivedFile] = [:]
         var after: Int64 = 0
         while true {

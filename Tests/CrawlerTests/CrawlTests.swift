@@ -17,7 +17,7 @@ struct CrawlTests {
         let emulator: Emulator
         let hooks: any TestClientProtocol
         let endpoint: String
-        let archive: Archive
+        let archive: SQLiteArchive
 
         /// One crawl run as `scope` (user: user1's session; app: the API key).
         func crawl(
@@ -95,7 +95,7 @@ struct CrawlTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let archive = try Archive.create(at: directory.appendingPathComponent("archive.sqlite").path)
+        let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("archive.sqlite").path)
         try await emulator.buildApplication(logger: quiet).test(.live) { hooks in
             try await body(
                 Setup(emulator: emulator, hooks: hooks, endpoint: "http://localhost:\(hooks.port!)", archive: archive))

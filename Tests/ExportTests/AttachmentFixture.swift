@@ -13,7 +13,7 @@ struct AttachmentFixture: Sendable {
     static let dialogB = "65e1a0000000000000000b02"
 
     let directory: URL
-    let archive: Archive
+    let archive: SQLiteArchive
     /// The stored files' bytes by attachment key (`uid:…`).
     let stored: [String: [UInt8]]
 
@@ -28,7 +28,8 @@ struct AttachmentFixture: Sendable {
     static func make(big: Bool = false) async throws -> AttachmentFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attach-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let archive = try Archive.create(at: directory.appendingPathComponent("archive.sqlite").path, now: baseTime)
+        let archive = try SQLiteArchive.create(
+            at: directory.appendingPathComponent("archive.sqlite").path, now: baseTime)
         try await archive.upsertDialogs(
             rawItems: [dialogA, dialogB].map {
                 Dialog(

@@ -117,7 +117,7 @@ struct BundleAttachmentTests {
         #expect(throws: BundleProblem(file: target, reason: "does not match its SHA-256 in the manifest")) {
             try BundleVerifier().verify(path: tampered)
         }
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         #expect(throws: BundleProblem.self) { try BundleImport().run(bundle: tampered, into: restored) }
         #expect(restored.fileStore.allDigests().isEmpty)
     }
@@ -145,7 +145,7 @@ struct BundleAttachmentTests {
         #expect(try BundleVerifier().verify(path: path).canonical)
 
         // Imported, the references come back; the files stay to be fetched, absences keep their reasons.
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         let imported = try BundleImport().run(bundle: path, into: restored)
         #expect(imported.files == 0 && restored.fileStore.allDigests().isEmpty)
         let rows = try await restored.files(keys: ["uid:u-photo", "uid:u-big", "id:4711"])
@@ -162,7 +162,7 @@ struct BundleAttachmentTests {
         let name = "first.\(container.fileExtension)"
         let first = try export.run(archive: fixture.archive, to: fixture.path(name))
 
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: fixture.path(name)) {
             try restored.adoptIdentity(identity)
         }
@@ -216,7 +216,7 @@ struct BundleAttachmentTests {
         }
         #expect(split.parts.contains { $0.bytes > limit })  // only the part of the file larger than a part
 
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: split.parts[0].path) {
             try restored.adoptIdentity(identity)
         }

@@ -12,7 +12,7 @@ import QuickBloxEmulator
 /// again with a reconcile: messages, revisions, tombstones and membership for exports to carry.
 struct ExportFixture: Sendable {
     let directory: URL
-    let archive: Archive
+    let archive: SQLiteArchive
 
     /// A file name inside the fixture's directory.
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -29,7 +29,7 @@ struct ExportFixture: Sendable {
         let emulator = try Emulator(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let archive = try Archive.create(at: directory.appendingPathComponent("archive.sqlite").path)
+        let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("archive.sqlite").path)
         var logger = Logger(label: "export-test")
         logger.logLevel = .critical
         let quiet = logger

@@ -13,7 +13,7 @@ struct ExportTests {
     static let version = "0.1.0-test"
 
     /// Every archived message, in export order, with names.
-    static func archived(_ archive: Archive, _ query: Query? = nil) throws -> [SearchHit] {
+    static func archived(_ archive: SQLiteArchive, _ query: Query? = nil) throws -> [SearchHit] {
         var hits: [SearchHit] = []
         try archive.withSnapshot { snapshot in try snapshot.forEachMessage(matching: query) { hits.append($0) } }
         return hits

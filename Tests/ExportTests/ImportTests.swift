@@ -15,7 +15,7 @@ struct ImportTests {
         let export = BundleExport(selection: everything, container: container, toolVersion: "t")
         let first = try export.run(archive: fixture.archive, to: fixture.path("first"))
 
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: fixture.path("first")) {
             try restored.adoptIdentity(identity)
         }
@@ -49,7 +49,7 @@ struct ImportTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path("b")))
         bytes[bytes.count / 2] ^= 0x40
         try bytes.write(to: URL(fileURLWithPath: fixture.path("b")))
-        let target = try Archive.create(at: fixture.path("target.sqlite"))
+        let target = try SQLiteArchive.create(at: fixture.path("target.sqlite"))
         #expect(throws: BundleProblem.self) { try BundleImport().run(bundle: fixture.path("b"), into: target) }
         #expect(try await target.counts().messages == 0)
     }
@@ -89,7 +89,7 @@ struct SplitBundleTests {
                 reports.enumerated().filter { $0.offset != 1 }.map(\.element), paths: [])
         }
 
-        let restored = try Archive.create(at: fixture.path("restored.sqlite"))
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: split.parts[0].path) {
             try restored.adoptIdentity(identity)
         }

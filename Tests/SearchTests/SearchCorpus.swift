@@ -21,7 +21,7 @@ struct SearchCorpus {
     static let baseTime = 1_709_294_400  // 2024-03-01T12:00:00Z
 
     let directory: String
-    let archive: Archive
+    let archive: SQLiteArchive
     let users: [User]
     let entries: [Entry]
 
@@ -35,7 +35,7 @@ struct SearchCorpus {
         var random = SeededRandom(seed: seed)
         let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let archive = try Archive.create(at: directory + "/search.sqlite", now: baseTime)
+        let archive = try SQLiteArchive.create(at: directory + "/search.sqlite", now: baseTime)
         let users = (1...6).map { User(id: $0, login: "user\($0)", fullName: "User \($0)", createdAt: 0, updatedAt: 0) }
         try await archive.upsertUsers(rawItems: users.map(\.json), at: baseTime)
         let types: [DialogType] = [.private, .group, .publicGroup]

@@ -13,7 +13,7 @@ struct APITests {
     @Test func searchReturnsRecordsCountsAndPages() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let archive = try Archive.openReadOnly(at: fixture.archivePath)
+        let archive = try SQLiteArchive.openReadOnly(at: fixture.archivePath)
         try await fixture.serve { client in
             let all = try await client.execute(uri: "/api/search?q=refund&limit=500", method: .get)
             #expect(all.status == .ok)
@@ -30,7 +30,7 @@ struct APITests {
             let page = try second.json
             #expect(page["limit"] == .int(2) && page["offset"] == .int(1) && page["sort"] == .string("date"))
             let oldest = try await archive.search(
-                try QueryParser(now: Archive.now()).parse("refund"),
+                try QueryParser(now: SQLiteArchive.now()).parse("refund"),
                 options: SearchOptions(limit: 2, offset: 1, sort: .oldest))
             #expect(page["hits"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == oldest.map(\.message.id))
         }
@@ -171,7 +171,7 @@ struct APITests {
             _ = try await client.execute(uri: "/search?q=wire", method: .get)
             _ = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get)
         }
-        let archive = try Archive.openReadOnly(at: fixture.archivePath)
+        let archive = try SQLiteArchive.openReadOnly(at: fixture.archivePath)
         let entries = try await archive.auditEntries()
         #expect(entries.map(\.action) == ["serve", "search", "view", "search", "view"])
         let details = try entries.map { try JSONValue(parsing: $0.detail) }

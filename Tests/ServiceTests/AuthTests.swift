@@ -54,7 +54,7 @@ struct AuthTests {
                 headers: [.authorization: "Bearer \(Self.token)", HTTPField.Name("X-QBArchive-User")!: "bot"])
             #expect(right.status == .ok)
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         #expect(entries.map(\.action) == ["serve", "search"])
         #expect(try JSONValue(parsing: entries[1].detail)["by"] == .string("api:bot"))
     }
@@ -99,7 +99,7 @@ struct AuthTests {
             let after = try await client.execute(uri: "/search?q=refund", method: .get, headers: [.cookie: session])
             #expect(after.headers[.location]?.hasPrefix("/login") == true)
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         let searches = try entries.filter { $0.action == "search" }.map { try JSONValue(parsing: $0.detail)["by"] }
         #expect(searches == [.string("Alice Moderator")])
         #expect(entries.filter { $0.action == "login" }.count == 2)

@@ -16,7 +16,7 @@ struct ConcurrentCrawlTests {
         defer { fixture.remove() }
         // A bigger application than the fixture's: the same seed, more messages, so the crawl has work.
         let emulator = try Emulator(configuration: ServiceFixture.emulatorConfiguration(messages: 6000))
-        let writer = try Archive.open(at: fixture.archivePath)
+        let writer = try SQLiteArchive.open(at: fixture.archivePath)
         try await emulator.buildApplication(logger: ServiceFixture.quiet).test(.live) { upstream in
             let port = upstream.port!
             try await fixture.serve { client in

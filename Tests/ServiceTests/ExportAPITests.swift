@@ -41,7 +41,7 @@ struct ExportAPITests {
             let report = try BundleVerifier().verify(path: copy)
             #expect(report.manifest.files.contains { $0.path == "messages.jsonl" })
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         #expect(entries.map(\.action).suffix(2) == ["export", "download"])
     }
 

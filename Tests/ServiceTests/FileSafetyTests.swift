@@ -16,7 +16,7 @@ struct FileSafetyTests {
     @Test func aLinkPlantedInTheStoreOrTheExportsFolderIsNotFollowed() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let archive = try Archive.open(at: fixture.archivePath)
+        let archive = try SQLiteArchive.open(at: fixture.archivePath)
         let stored = try await FileServingTests.addFiles(to: archive)
         let secretPath = fixture.path("secret.txt")
         try Self.secret.write(toFile: secretPath, atomically: true, encoding: .utf8)
@@ -49,7 +49,7 @@ struct FileSafetyTests {
     @Test func theLengthSentIsTheFilesOwn() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let archive = try Archive.open(at: fixture.archivePath)
+        let archive = try SQLiteArchive.open(at: fixture.archivePath)
         let stored = try await FileServingTests.addFiles(to: archive)
         // The file on disk is shorter than the archive recorded (damaged store): the answer is still well-formed.
         try Data("%PDF".utf8).write(to: URL(fileURLWithPath: archive.fileStore.path(for: stored.pdf)))
@@ -64,9 +64,9 @@ struct FileSafetyTests {
     @Test func namesAndTextAreIsolatedFromTheirSurroundings() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let archive = try Archive.open(at: fixture.archivePath)
+        let archive = try SQLiteArchive.open(at: fixture.archivePath)
         let override = "\u{202E}gnp.exe\u{202C}"
-        let now = Archive.now()
+        let now = SQLiteArchive.now()
         try await archive.upsertUsers(
             rawItems: [User(id: 991, login: "rtl", fullName: "admin" + override, createdAt: 0, updatedAt: 0).json])
         try await archive.upsertDialogs(rawItems: [

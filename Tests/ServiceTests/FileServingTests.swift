@@ -21,8 +21,8 @@ struct FileServingTests {
 
     /// A dialog with one message attaching a PNG, an HTML page, an SVG, a PDF with a hostile name (all
     /// stored) and a file that was never downloaded.
-    static func addFiles(to archive: Archive) async throws -> Stored {
-        let now = Archive.now()
+    static func addFiles(to archive: SQLiteArchive) async throws -> Stored {
+        let now = SQLiteArchive.now()
         try await archive.upsertDialogs(rawItems: [
             Dialog(
                 id: dialogID, type: .group, name: "Files", userID: 100_001, occupantIDs: [100_001],
@@ -60,7 +60,7 @@ struct FileServingTests {
     func transcriptLinksFiles() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let stored = try await Self.addFiles(to: try Archive.open(at: fixture.archivePath))
+        let stored = try await Self.addFiles(to: try SQLiteArchive.open(at: fixture.archivePath))
         try await fixture.serve { client in
             for uri in ["/dialogs/\(Self.dialogID)", "/messages/\(Self.messageID)"] {
                 let html = try await client.execute(uri: uri, method: .get).text
@@ -81,7 +81,7 @@ struct FileServingTests {
     func servedSafely() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let stored = try await Self.addFiles(to: try Archive.open(at: fixture.archivePath))
+        let stored = try await Self.addFiles(to: try SQLiteArchive.open(at: fixture.archivePath))
         try await fixture.serve { client in
             let png = try await client.execute(uri: "/files/\(stored.png)", method: .get)
             #expect(png.status == .ok)
@@ -109,7 +109,7 @@ struct FileServingTests {
                 #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "\(uri)")
             }
         }
-        let audit = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let audit = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         #expect(audit.contains { $0.action == "download" && $0.detail.contains(stored.png) })
     }
 
@@ -117,7 +117,7 @@ struct FileServingTests {
     func apiListsFiles() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let stored = try await Self.addFiles(to: try Archive.open(at: fixture.archivePath))
+        let stored = try await Self.addFiles(to: try SQLiteArchive.open(at: fixture.archivePath))
         try await fixture.serve { client in
             let message = try await client.execute(uri: "/api/messages/\(Self.messageID)", method: .get).json
             let files = try #require(message["message"]?["attachment_files"]?.arrayValue)

@@ -102,7 +102,7 @@ struct RequestSafetyTests {
             #expect(
                 try await client.execute(uri: "/healthz", method: .get, headers: [site: "cross-site"]).status == .ok)
         }
-        let actions = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries().map(\.action)
+        let actions = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries().map(\.action)
         #expect(actions == ["serve", "search", "search", "search", "export"])
     }
 
@@ -128,7 +128,7 @@ struct RequestSafetyTests {
                 body: ByteBuffer(string: JSONValue.object(["where": .string(String(over.prefix(8192)))]).jsonString))
             #expect(export.status == .badRequest)
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         let search = try #require(entries.last { $0.action == "search" })
         let detail = try JSONValue(parsing: search.detail)
         let kept = try #require(detail["q"]?.stringValue)
@@ -158,7 +158,7 @@ struct RequestSafetyTests {
             // While throttled, even the right token waits: guessing cannot go on in parallel with it.
             #expect(try await login(client, next: "%2F").status == .tooManyRequests)
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         let failed = entries.filter { $0.action == "login_failed" }
         #expect(failed.count == 5)
         let detail = try JSONValue(parsing: failed[0].detail)
@@ -202,7 +202,7 @@ struct RequestSafetyTests {
             let plain = try await login(client, next: "%2F", headers: [proto: "http"])
             #expect(plain.headers[.setCookie]?.contains("Secure") == false)
         }
-        let logins = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries().filter {
+        let logins = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries().filter {
             $0.action == "login"
         }
         #expect(try JSONValue(parsing: logins[0].detail)["from"] != .string("203.0.113.7"))

@@ -70,7 +70,7 @@ struct SavedQueryLeakTests {
             #expect(try await client.execute(uri: "/api/stats?where=@refunds", method: .get).status == .ok)
             #expect(try await client.execute(uri: "/search?q=%40refunds", method: .get).status == .ok)
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         for entry in entries { Self.expectNothingLeaks(entry.detail, fixture: fixture, "the audit log") }
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: fixture.path("exports"))) ?? []).isEmpty)
     }

@@ -47,7 +47,7 @@ struct ServiceFixture: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let archivePath = directory.appendingPathComponent("archive.sqlite").path
-        let archive = try Archive.create(at: archivePath)
+        let archive = try SQLiteArchive.create(at: archivePath)
         let emulator = try Emulator(configuration: emulatorConfiguration(messages: messages))
         try await emulator.buildApplication(logger: quiet).test(.live) { hooks in
             try await crawl(port: hooks.port!, into: archive)
@@ -60,7 +60,7 @@ struct ServiceFixture: Sendable {
         return ServiceFixture(directory: directory, archivePath: archivePath, queriesDirectory: queries)
     }
 
-    static func crawl(port: Int, into archive: Archive) async throws {
+    static func crawl(port: Int, into archive: SQLiteArchive) async throws {
         var client = ClientConfiguration(endpoint: "http://localhost:\(port)", credentials: .apiKey("k"))
         client.maxRequestsPerSecond = 0
         var options = CrawlOptions()
@@ -72,8 +72,8 @@ struct ServiceFixture: Sendable {
     }
 
     /// A group whose name, member and message are HTML, and whose message was edited once.
-    static func addHostileDialog(to archive: Archive) async throws {
-        let now = Archive.now()
+    static func addHostileDialog(to archive: SQLiteArchive) async throws {
+        let now = SQLiteArchive.now()
         try await archive.upsertUsers(
             rawItems: [User(id: 990, login: "mallory", fullName: hostileUser, createdAt: 0, updatedAt: 0).json])
         try await archive.upsertDialogs(rawItems: [

@@ -102,7 +102,7 @@ struct ServiceLimitsTests {
             }
             #expect(listing(fixture) == others.sorted())
         }
-        let entries = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries()
+        let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
         let expired = try #require(entries.first { $0.action == "export_expire" })
         #expect(expired.detail.contains(old))
         #expect(entries.contains { $0.action == "export_delete" })
@@ -123,10 +123,10 @@ struct ServiceLimitsTests {
             #expect(health.status == .ok)
         }
         // The archive handle itself: the same read with no limit succeeds, with a tiny one it is stopped.
-        let query = try QueryParser(now: Archive.now()).parse("message ctn \"e\"")
-        let limited = try Archive.openReadOnly(at: fixture.archivePath, statementTimeout: .nanoseconds(1))
+        let query = try QueryParser(now: SQLiteArchive.now()).parse("message ctn \"e\"")
+        let limited = try SQLiteArchive.openReadOnly(at: fixture.archivePath, statementTimeout: .nanoseconds(1))
         await #expect(throws: ArchiveError.self) { _ = try await limited.search(query) }
-        #expect(try await Archive.openReadOnly(at: fixture.archivePath).search(query).count > 0)
+        #expect(try await SQLiteArchive.openReadOnly(at: fixture.archivePath).search(query).count > 0)
     }
 
     @Test func manyHeavyQueriesAtOnceGetTurnsOrA429AndHealthAnswersThroughout() async throws {
@@ -206,7 +206,7 @@ struct ServiceLimitsTests {
             let answer = try #require(idle.readUntilClosed(timeout: 5))
             #expect(answer.hasPrefix("HTTP/1.1 200"))
         }
-        let actions = try await Archive.openReadOnly(at: fixture.archivePath).auditEntries().map(\.action)
+        let actions = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries().map(\.action)
         #expect(actions == ["serve", "serve"])
     }
 }

@@ -81,7 +81,7 @@ struct WebUITests {
     @Test func transcriptShowsEditsDeletionsAttachmentsAndPermalinks() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
-        let archive = try Archive.open(at: fixture.archivePath)
+        let archive = try SQLiteArchive.open(at: fixture.archivePath)
         _ = try await archive.tombstoneMessages(ids: [ServiceFixture.hostileMessageID])
         try await fixture.serve { client in
             let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text

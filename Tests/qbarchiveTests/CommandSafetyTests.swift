@@ -29,8 +29,8 @@ struct CommandSafetyTests {
         try (secret + "\n").write(toFile: setup.path("keys/signer"), atomically: true, encoding: .utf8)
         try (secret + "\n").write(toFile: setup.path("keys/signer.qbq"), atomically: true, encoding: .utf8)
         try (outside + "\n").write(toFile: setup.path("outside.qbq"), atomically: true, encoding: .utf8)
-        let archive = try Archive.create(at: setup.archive)
-        let now = Archive.now()
+        let archive = try SQLiteArchive.create(at: setup.archive)
+        let now = SQLiteArchive.now()
         try await archive.upsertUsers(
             rawItems: [User(id: 7, login: "esc", fullName: "Eve\u{1B}]0;pwned\u{07}", createdAt: 0, updatedAt: 0).json])
         try await archive.upsertDialogs(rawItems: [

@@ -58,7 +58,7 @@ struct CrawlCommandTests {
     }
 
     static func archived(_ path: String) async throws -> [String: String?] {
-        let archive = try Archive.open(at: path)
+        let archive = try SQLiteArchive.open(at: path)
         var result: [String: String?] = [:]
         for dialog in try await archive.liveDialogIDs() as [String] {
             for message in try await archive.messages(dialogID: dialog) { result[message.id] = message.text }

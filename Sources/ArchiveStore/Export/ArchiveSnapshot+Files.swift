@@ -7,6 +7,6 @@ extension ArchiveSnapshot {
     /// is absent from the result.
     public func files(keys: some Collection<String>) throws -> [String: ArchivedFile] {
         guard !keys.isEmpty else { return [:] }
-        return try Archive.files(keys: keys, db)
+        return try SQLiteArchive.files(keys: keys, db)
     }
 }

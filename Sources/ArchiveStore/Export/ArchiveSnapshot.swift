@@ -6,7 +6,7 @@ import QueryLanguage
 ///
 /// Every method streams rows through a database cursor in a stable order, so exports run in
 /// constant memory and the same archive always gives the same sequence. Obtained from
-/// ``Archive/withSnapshot(_:)``; valid only inside that call.
+/// ``SQLiteArchive/withSnapshot(_:)``; valid only inside that call.
 public struct ArchiveSnapshot {
     let db: Database
 
@@ -24,21 +24,23 @@ public struct ArchiveSnapshot {
     /// - Throws: ``QueryError`` when the query names an unknown login, or a database error.
     public func forEachMessage(matching query: Query?, _ body: (SearchHit) throws -> Void) throws {
         let condition =
-            try query.map { try Archive.condition($0, db: db) } ?? SearchCompiler.Fragment(sql: "1", arguments: [])
+            try query.map { try SQLiteArchive.condition($0, db: db) }
+            ?? SearchCompiler.Fragment(sql: "1", arguments: [])
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT \(Archive.hitColumns) FROM \(Archive.hitSource) WHERE \(condition.sql)
+                SELECT \(SQLiteArchive.hitColumns) FROM \(SQLiteArchive.hitSource) WHERE \(condition.sql)
                 ORDER BY m.dialog_id, m.date_sent, m.id
                 """,
             arguments: StatementArguments(condition.arguments))
-        while let row = try rows.next() { try body(Archive.searchHit(row: row)) }
+        while let row = try rows.next() { try body(SQLiteArchive.searchHit(row: row)) }
     }
 
     /// Earlier versions of the messages matching `query`, by message id and revision.
     public func forEachRevision(matching query: Query?, _ body: (MessageRevision) throws -> Void) throws {
         let condition =
-            try query.map { try Archive.condition($0, db: db) } ?? SearchCompiler.Fragment(sql: "1", arguments: [])
+            try query.map { try SQLiteArchive.condition($0, db: db) }
+            ?? SearchCompiler.Fragment(sql: "1", arguments: [])
         let rows = try Row.fetchCursor(
             db,
             sql: """

@@ -53,7 +53,7 @@ public struct ArchivedFile: Sendable, Hashable, Codable {
     }
 }
 
-/// What one attempt to fetch a file came to, as ``Archive/recordFetch(key:outcome:at:)`` stores it.
+/// What one attempt to fetch a file came to, as ``SQLiteArchive/recordFetch(key:outcome:at:)`` stores it.
 public enum FetchOutcome: Sendable, Hashable {
     case stored(sha256: String, size: Int, contentType: String?, source: String)
     case tooLarge(size: Int?, limit: Int)

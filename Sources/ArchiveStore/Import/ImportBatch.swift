@@ -1,4 +1,4 @@
-/// Records to restore into an archive in one transaction (see ``Archive/importRecords(_:)``).
+/// Records to restore into an archive in one transaction (see ``SQLiteArchive/importRecords(_:)``).
 public struct ImportBatch: Sendable {
     public var users: [ArchivedUser] = []
     public var dialogs: [ArchivedDialog] = []

@@ -1,5 +1,5 @@
 /// What a bundle says of one attachment's file, to restore into `attachment_files` with the records that
-/// reference it (see ``Archive/importRecords(_:)``).
+/// reference it (see ``SQLiteArchive/importRecords(_:)``).
 public struct ImportedFile: Sendable, Hashable {
     /// ``AttachmentKey`` of the attachment.
     public var key: String

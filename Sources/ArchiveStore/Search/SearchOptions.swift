@@ -1,4 +1,4 @@
-/// How ``Archive/search(_:options:)`` pages and orders its results.
+/// How ``SQLiteArchive/search(_:options:)`` pages and orders its results.
 public struct SearchOptions: Sendable, Hashable {
     /// The order of the results.
     public enum Sort: String, Sendable, Hashable, CaseIterable {

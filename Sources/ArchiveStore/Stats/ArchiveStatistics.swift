@@ -1,4 +1,4 @@
-/// The raw figures of `qbarchive stats`, as ``Archive/statistics(_:)`` reads them in one transaction.
+/// The raw figures of `qbarchive stats`, as ``SQLiteArchive/statistics(_:)`` reads them in one transaction.
 ///
 /// Every aggregate is computed by SQLite; this type only carries the results (a few thousand rows at
 /// most: buckets, cells, leaders and one row per dialog for coverage). Times are unix seconds, UTC.

@@ -1,6 +1,6 @@
 import QueryLanguage
 
-/// What ``Archive/statistics(_:)`` aggregates: which messages, in which periods, how many leaders.
+/// What ``SQLiteArchive/statistics(_:)`` aggregates: which messages, in which periods, how many leaders.
 public struct StatisticsRequest: Sendable, Hashable {
     /// The length of a volume bucket. Every boundary is in UTC.
     public enum Bucket: String, Sendable, Hashable, CaseIterable {

@@ -26,7 +26,7 @@ extension ArchiveService {
             }
         }
         router.get("/metrics") { _, _ -> Response in
-            let bytes = await metrics.render(archive: archive, now: Archive.now())
+            let bytes = await metrics.render(archive: archive, now: SQLiteArchive.now())
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: .init(bytes: bytes)))

@@ -78,7 +78,7 @@ extension ArchiveService {
     /// Runs a bundle export of the selection in a JSON body and returns its verified manifest.
     private func makeExport(body: [UInt8], context: ServiceContext) async throws -> Response {
         let request = try ExportRequest(body: body)
-        let now = Archive.now()
+        let now = SQLiteArchive.now()
         let selection: ExportSelection
         do {
             selection = try ExportSelection(

@@ -31,7 +31,7 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The exposition text, with the archive gauges refreshed first.
-    func render(archive: Archive, now: Int) async -> [UInt8] {
+    func render(archive: SQLiteArchive, now: Int) async -> [UInt8] {
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
             registry.makeGauge(
                 descriptor: MetricNameDescriptor(

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// A dialog's cursor and last outcome; `nil` before its first page.
     public func crawlState(dialogID: String) async throws -> CrawlState? {
         try await pool.read { db in
@@ -21,7 +21,7 @@ extension Archive {
     /// Records the end of a dialog's crawl: success clears the last error, failure records it.
     ///
     /// The cursor itself only moves with ``writePage(dialogID:rawItems:cursor:at:)``.
-    public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int = Archive.now()) async throws {
+    public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int = SQLiteArchive.now()) async throws {
         try await pool.write { db in
             if let error {
                 try db.execute(
@@ -47,7 +47,7 @@ extension Archive {
     ///
     /// `qbarchive stats` compares this count with what the archive held at that time (coverage); a
     /// dialog never reconciled has no count, which is not the same as a count of zero.
-    public func recordServerCount(dialogID: String, count: Int, at time: Int = Archive.now()) async throws {
+    public func recordServerCount(dialogID: String, count: Int, at time: Int = SQLiteArchive.now()) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """

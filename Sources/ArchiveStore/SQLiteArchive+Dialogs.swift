@@ -1,7 +1,7 @@
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Archives a page of dialogs as received, and records occupant changes as membership history.
     ///
     /// A dialog seen for the first time opens a membership period for each occupant; later, an
@@ -14,7 +14,7 @@ extension Archive {
     ///   - time: The observation time.
     /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` before anything is written.
     @discardableResult
-    public func upsertDialogs(rawItems: [JSONValue], at time: Int = Archive.now()) async throws -> UpsertCounts {
+    public func upsertDialogs(rawItems: [JSONValue], at time: Int = SQLiteArchive.now()) async throws -> UpsertCounts {
         var dialogs: [(Dialog, String)] = []
         for (index, raw) in rawItems.enumerated() {
             do {

@@ -3,14 +3,16 @@ import Foundation
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Appends an entry to the archive's audit log and returns its hash (hex).
     ///
     /// Each entry's hash is SHA-256 over the previous entry's hash and this entry's time, action and
     /// detail, so removing or editing an entry breaks every later hash. Triggers refuse `UPDATE` and
     /// `DELETE` on the table. `detail` is written as canonical JSON (sorted keys).
     @discardableResult
-    public func appendAudit(action: String, detail: JSONValue, at time: Int = Archive.now()) async throws -> String {
+    public func appendAudit(action: String, detail: JSONValue, at time: Int = SQLiteArchive.now()) async throws
+        -> String
+    {
         try await pool.write { db in
             let previous = try Data.fetchOne(db, sql: "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1")
             let text = detail.jsonString

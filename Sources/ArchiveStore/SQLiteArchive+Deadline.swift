@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-extension Archive {
+extension SQLiteArchive {
     /// Runs a read transaction; on a handle opened with a ``statementTimeout``, every statement it runs
     /// stops once that much time has passed since the read began.
     ///
@@ -25,7 +25,7 @@ extension Archive {
         sqlite3_progress_handler(
             db.sqliteConnection, 4000,
             { context in
-                Archive.monotonicNanoseconds() > UInt64(UInt(bitPattern: context)) ? 1 : 0
+                SQLiteArchive.monotonicNanoseconds() > UInt64(UInt(bitPattern: context)) ? 1 : 0
             }, UnsafeMutableRawPointer(bitPattern: UInt(deadline)))
         defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
         do {

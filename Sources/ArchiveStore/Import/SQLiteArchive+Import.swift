@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Restores records read from an export bundle, each batch in one transaction.
     ///
     /// Idempotent: a record the archive already has (same id; for revisions the same message and
@@ -18,7 +18,7 @@ extension Archive {
     public func importRecords(_ batch: ImportBatch) throws -> Int {
         try pool.write { db in
             var inserted = 0
-            let time = Archive.now()
+            let time = SQLiteArchive.now()
             let indexer = try FileIndexer(db: db, time: time)
             func run(_ statement: Statement, _ arguments: StatementArguments) throws {
                 statement.setUncheckedArguments(arguments)

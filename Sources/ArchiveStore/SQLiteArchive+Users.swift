@@ -1,7 +1,7 @@
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Archives users as received (`UserPage.rawItems`: bare user objects; wrapped ones are unwrapped).
     ///
     /// Users are kept for attribution even after they leave every dialog; there are no user
@@ -9,7 +9,7 @@ extension Archive {
     ///
     /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` before anything is written.
     @discardableResult
-    public func upsertUsers(rawItems: [JSONValue], at time: Int = Archive.now()) async throws -> UpsertCounts {
+    public func upsertUsers(rawItems: [JSONValue], at time: Int = SQLiteArchive.now()) async throws -> UpsertCounts {
         var users: [(User, String)] = []
         for (index, raw) in rawItems.enumerated() {
             do {

@@ -1,7 +1,7 @@
 import GRDB
 import QueryLanguage
 
-extension Archive {
+extension SQLiteArchive {
     /// SQLite's limits that a very long query can reach once compiled (hundreds of alternatives, very deep
     /// nesting): each becomes a positioned ``QueryError`` (exit code 2), never a raw database error.
     static let complexityLimits = [

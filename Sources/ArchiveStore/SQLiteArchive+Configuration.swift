@@ -1,6 +1,6 @@
 import GRDB
 
-extension Archive {
+extension SQLiteArchive {
     /// How long a write waits for another process's transaction before failing with `SQLITE_BUSY`.
     ///
     /// The crawler holds an archive lock, so the only other writers are short ones (a `status`

@@ -3,7 +3,7 @@ import GRDB
 import QueryLanguage
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Every figure of `qbarchive stats`, aggregated by SQLite in one read transaction.
     ///
     /// Seven statements, each one pass over the selected messages (or over a covering index when there
@@ -156,7 +156,7 @@ struct StatsSelection {
 
     init(query: Query?, db: Database) throws {
         guard let query else { return }
-        let fragment = try Archive.condition(query, db: db)
+        let fragment = try SQLiteArchive.condition(query, db: db)
         if query.root.readsDialogs { source = "messages m LEFT JOIN dialogs d ON d.id = m.dialog_id" }
         condition = fragment.sql
         arguments = StatementArguments(fragment.arguments)

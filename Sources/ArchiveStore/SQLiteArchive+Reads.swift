@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension Archive {
+extension SQLiteArchive {
     /// The columns of ``ArchivedMessage``, in the order ``archivedMessage(row:)`` reads them.
     static let messageColumns = """
         m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.created_at, m.updated_at, m.text,

@@ -1,7 +1,7 @@
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Records what a bundle says of its attachments' files, inside the import's transaction (after the
     /// messages and revisions that reference them, whose files ``FileIndexer`` has just listed).
     ///

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// The senders of most selected messages, with their archived login and full name.
     static func topSenders(
         _ db: Database, _ selection: StatsSelection, limit: Int

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import QueryLanguage
 
-extension Archive {
+extension SQLiteArchive {
     /// Messages matching a query, with dialog and sender names; tombstoned messages included.
     ///
     /// - Throws: ``QueryError`` when the query names a login no archived user has (a positioned error,

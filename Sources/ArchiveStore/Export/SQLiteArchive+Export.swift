@@ -1,6 +1,6 @@
 import GRDB
 
-extension Archive {
+extension SQLiteArchive {
     /// Calls `body` with every message in `(dialog_id, date_sent, id)` order, tombstoned ones included.
     ///
     /// Rows are read through a database cursor inside one read transaction, so the export sees a

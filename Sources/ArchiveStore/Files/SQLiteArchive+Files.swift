@@ -1,6 +1,6 @@
 import GRDB
 
-extension Archive {
+extension SQLiteArchive {
     /// Every column of `attachment_files`, in ``ArchivedFile``'s order.
     static let fileColumns = """
         id, key, uid, blob_id, url, name, type, declared_size, declared_type, status, sha256, size, content_type,
@@ -35,7 +35,7 @@ extension Archive {
     }
 
     /// Records what fetching a file came to. Attempts add up over runs.
-    public func recordFetch(key: String, outcome: FetchOutcome, at time: Int = Archive.now()) async throws {
+    public func recordFetch(key: String, outcome: FetchOutcome, at time: Int = SQLiteArchive.now()) async throws {
         try await pool.write { db in
             let sql: String
             let arguments: StatementArguments
@@ -171,7 +171,7 @@ extension Archive {
     ///
     /// - Returns: the messages and revisions re-read, or `nil` when the index was complete.
     @discardableResult
-    public func indexFilesIfNeeded(at time: Int = Archive.now()) async throws -> Int? {
+    public func indexFilesIfNeeded(at time: Int = SQLiteArchive.now()) async throws -> Int? {
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT files_unindexed FROM archive_meta") == true else { return nil }
             let read = try FileIndexer.indexAll(db, time: time)

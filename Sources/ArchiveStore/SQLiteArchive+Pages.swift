@@ -1,7 +1,7 @@
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Archives one crawled page of a dialog's messages and moves the dialog's cursor, atomically.
     ///
     /// Everything happens in one transaction: the messages, their revisions, both full-text
@@ -30,7 +30,7 @@ extension Archive {
     ///   anything is written; a database error (nothing written) otherwise.
     @discardableResult
     public func writePage(
-        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int = Archive.now()
+        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int = SQLiteArchive.now()
     ) async throws -> PageCounts {
         try await writePage(dialogID: dialogID, rawItems: rawItems, cursor: cursor, at: time, failAfter: nil)
     }
@@ -46,7 +46,7 @@ extension Archive {
     ///     `--attachments none`; call ``markFilesUnindexed()`` first so a later run catches up).
     @discardableResult
     public func writePage(
-        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = Archive.now(),
+        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = SQLiteArchive.now(),
         indexFiles: Bool = true
     ) async throws -> PageCounts {
         let contents = try MessageContent.page(messages, dialogID: dialogID)

@@ -3,7 +3,7 @@ import GRDB
 
 /// A qbarchive archive: one SQLite file holding a QuickBlox application's chat history.
 ///
-/// `Archive` owns the database connection pool and the schema migrator, as GRDB's `AppDatabase`
+/// `SQLiteArchive` owns the database connection pool and the schema migrator, as GRDB's `AppDatabase`
 /// pattern recommends, and exposes a deliberately narrow API: the crawler writes pages, users,
 /// dialogs, tombstones and runs; `status`, the exporters and the tests read through a few focused
 /// queries. Nothing outside this module sees GRDB, so a PostgreSQL backend can later implement the
@@ -14,11 +14,11 @@ import GRDB
 /// method is one transaction.
 ///
 /// ```swift
-/// let archive = try Archive.create(at: "chat.qbarchive")
+/// let archive = try SQLiteArchive.create(at: "chat.qbarchive")
 /// try await archive.upsertDialogs(rawItems: dialogPage.rawItems)
 /// let counts = try await archive.writePage(dialogID: id, rawItems: page.rawItems, cursor: next)
 /// ```
-public final class Archive: Sendable {
+public final class SQLiteArchive: Sendable {
     /// The path of the SQLite file.
     public let path: String
     /// Whether this handle was opened with ``openReadOnly(at:)``.
@@ -41,7 +41,7 @@ public final class Archive: Sendable {
     ///
     /// - Throws: ``ArchiveError/alreadyExists(path:)``, or a database error when the directory is
     ///   not writable.
-    public static func create(at path: String, now: Int = Archive.now()) throws -> Archive {
+    public static func create(at path: String, now: Int = SQLiteArchive.now()) throws -> SQLiteArchive {
         guard !FileManager.default.fileExists(atPath: path) else { throw ArchiveError.alreadyExists(path: path) }
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
         try migrator.migrate(pool)
@@ -50,7 +50,7 @@ public final class Archive: Sendable {
                 sql: "INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, ?, ?, ?)",
                 arguments: [UUID().uuidString.lowercased(), now, formatName])
         }
-        return Archive(path: path, pool: pool, isReadOnly: false)
+        return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
     }
 
     /// Opens an existing archive for reading and writing, applying any pending migration.
@@ -58,12 +58,12 @@ public final class Archive: Sendable {
     /// - Throws: ``ArchiveError/missing(path:)`` when there is no file,
     ///   ``ArchiveError/notAnArchive(path:reason:)`` when the file is not a qbarchive archive, and
     ///   ``ArchiveError/newerFormat(path:)`` when a newer qbarchive wrote it.
-    public static func open(at path: String) throws -> Archive {
+    public static func open(at path: String) throws -> SQLiteArchive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         try probe(path: path, requireComplete: false)
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
         try migrator.migrate(pool)
-        return Archive(path: path, pool: pool, isReadOnly: false)
+        return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
     }
 
     /// Opens an existing archive for reading only, for services that must never write.
@@ -78,7 +78,7 @@ public final class Archive: Sendable {
     ///
     /// - Throws: the errors of ``open(at:)``, and ``ArchiveError/needsUpgrade(path:)`` when the
     ///   archive's schema is older than this build's and the file cannot be written to upgrade it.
-    public static func openReadOnly(at path: String, statementTimeout: Duration? = nil) throws -> Archive {
+    public static func openReadOnly(at path: String, statementTimeout: Duration? = nil) throws -> SQLiteArchive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         do {
             try probe(path: path, requireComplete: true)
@@ -91,7 +91,7 @@ public final class Archive: Sendable {
             try probe(path: path, requireComplete: true)
         }
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: true))
-        return Archive(path: path, pool: pool, isReadOnly: true, statementTimeout: statementTimeout)
+        return SQLiteArchive(path: path, pool: pool, isReadOnly: true, statementTimeout: statementTimeout)
     }
 
     /// Closes the connections now rather than when the last reference goes.

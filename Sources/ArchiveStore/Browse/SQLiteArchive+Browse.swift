@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import QuickBlox
 
-extension Archive {
+extension SQLiteArchive {
     /// Dialogs newest activity first, with message counts and occupant names, for browsing.
     ///
     /// Counts come from the `messages_by_dialog` index (one pass, no message row read).

@@ -1,6 +1,6 @@
 import GRDB
 
-extension Archive {
+extension SQLiteArchive {
     /// The schema, defined only through migrations; docs/archive-schema.md documents every table.
     ///
     /// Migrations are append-only: a released migration is never edited, a change is a new one.
@@ -75,7 +75,7 @@ extension Archive {
         try db.alter(table: "archive_meta") { t in
             t.add(column: "files_unindexed", .integer).notNull().defaults(to: 0)
         }
-        try FileIndexer.indexAll(db, time: Archive.now())
+        try FileIndexer.indexAll(db, time: SQLiteArchive.now())
     }
 
     /// `PRAGMA application_id`: "qbar", so `file(1)` and other tools can tell an archive from other SQLite files.
