@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "QuickBlox", targets: ["QuickBlox"]),
         .library(name: "QuickBloxEmulator", targets: ["QuickBloxEmulator"]),
         .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
+        .library(name: "Archive", targets: ["Archive"]),
         .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
         .library(name: "Crawler", targets: ["Crawler"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
@@ -79,11 +80,24 @@ let package = Package(
         // The moderation query language: a parser from text to a typed expression with positioned errors.
         .target(name: "QueryLanguage", swiftSettings: swiftSettings),
 
+        // The archive, backend-neutral: what is archived (values), the reader and writer protocols every
+        // storage backend implements, the content-addressed file store they share, their errors. No SQL.
+        .target(
+            name: "Archive",
+            dependencies: [
+                "QuickBlox",
+                "QueryLanguage",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes, and
         // the query language compiled to SQL.
         .target(
             name: "ArchiveStore",
             dependencies: [
+                "Archive",
                 "QuickBlox",
                 "QueryLanguage",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -99,7 +113,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QuickBloxClient",
-                "ArchiveStore",
+                "Archive",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -108,7 +122,7 @@ let package = Package(
         // Search for moderators: saved queries, highlighting, and table, JSON Lines and CSV output.
         .target(
             name: "Search",
-            dependencies: ["QuickBlox", "QueryLanguage", "ArchiveStore"],
+            dependencies: ["QuickBlox", "QueryLanguage", "Archive"],
             swiftSettings: swiftSettings
         ),
 
@@ -118,7 +132,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "Archive",
                 "Search",
                 "CArchive",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -129,7 +143,7 @@ let package = Package(
         // Analytics: `qbarchive stats` figures (aggregated in SQL by ArchiveStore), JSON, tables and SVG charts.
         .target(
             name: "Analytics",
-            dependencies: ["QuickBlox", "QueryLanguage", "ArchiveStore"],
+            dependencies: ["QuickBlox", "QueryLanguage", "Archive"],
             swiftSettings: swiftSettings
         ),
 
@@ -140,7 +154,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "Archive",
                 "Search",
                 "Export",
                 "Analytics",
@@ -239,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "CrawlerTests",
             dependencies: [
+                "ArchiveStore",
                 "QuickBlox",
                 "QueryLanguage",
                 "Search",

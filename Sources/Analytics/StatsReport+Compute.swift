@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import QueryLanguage
 import QuickBlox
@@ -9,10 +9,10 @@ extension StatsReport {
     static let maximumFilledPeriods = 5000
 
     /// Computes the report: SQLite aggregates the archive in one read transaction (see
-    /// `SQLiteArchive.statistics(_:)`), then this adds labels, names and empty periods.
+    /// ``Archive/ArchiveReader/statistics(_:)``), then this adds labels, names and empty periods.
     ///
     /// - Throws: `QueryError` when the query names a login no archived user has, or a database error.
-    public static func compute(archive: SQLiteArchive, options: StatsOptions) async throws -> StatsReport {
+    public static func compute(archive: any ArchiveReader, options: StatsOptions) async throws -> StatsReport {
         let bucket = StatisticsRequest.Bucket(rawValue: options.period.rawValue) ?? .day
         let raw = try await archive.statistics(
             StatisticsRequest(query: options.query, bucket: bucket, top: max(0, options.top)))

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import QuickBlox
@@ -10,13 +9,13 @@ extension SQLiteArchive {
     /// detail, so removing or editing an entry breaks every later hash. Triggers refuse `UPDATE` and
     /// `DELETE` on the table. `detail` is written as canonical JSON (sorted keys).
     @discardableResult
-    public func appendAudit(action: String, detail: JSONValue, at time: Int = SQLiteArchive.now()) async throws
+    public func appendAudit(action: String, detail: JSONValue, at time: Int) async throws
         -> String
     {
         try await pool.write { db in
             let previous = try Data.fetchOne(db, sql: "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1")
             let text = detail.jsonString
-            let hash = Self.auditHash(previous: previous, at: time, action: action, detail: text)
+            let hash = AuditEntry.hash(previous: previous, at: time, action: action, detail: text)
             try db.execute(
                 sql: "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (?, ?, ?, ?, ?)",
                 arguments: [time, action, text, previous, hash])
@@ -33,23 +32,5 @@ extension SQLiteArchive {
                         id: row[0], at: row[1], action: row[2], detail: row[3], previousHash: row[4], hash: row[5])
                 }
         }
-    }
-
-    /// The first entry whose hash or link to its predecessor does not hold, or `nil` when the chain is intact.
-    public func firstBrokenAuditEntry() async throws -> AuditEntry? {
-        var previous: Data?
-        for entry in try await auditEntries() {
-            let expected = Self.auditHash(previous: previous, at: entry.at, action: entry.action, detail: entry.detail)
-            guard entry.previousHash == previous, entry.hash == expected else { return entry }
-            previous = entry.hash
-        }
-        return nil
-    }
-
-    static func auditHash(previous: Data?, at time: Int, action: String, detail: String) -> Data {
-        var hasher = SHA256()
-        hasher.update(data: previous ?? Data())
-        hasher.update(data: Data("\n\(time)\n\(action)\n\(detail)".utf8))
-        return Data(hasher.finalize())
     }
 }

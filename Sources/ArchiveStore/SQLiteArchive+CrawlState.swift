@@ -21,7 +21,7 @@ extension SQLiteArchive {
     /// Records the end of a dialog's crawl: success clears the last error, failure records it.
     ///
     /// The cursor itself only moves with ``writePage(dialogID:rawItems:cursor:at:)``.
-    public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int = SQLiteArchive.now()) async throws {
+    public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int) async throws {
         try await pool.write { db in
             if let error {
                 try db.execute(
@@ -47,7 +47,7 @@ extension SQLiteArchive {
     ///
     /// `qbarchive stats` compares this count with what the archive held at that time (coverage); a
     /// dialog never reconciled has no count, which is not the same as a count of zero.
-    public func recordServerCount(dialogID: String, count: Int, at time: Int = SQLiteArchive.now()) async throws {
+    public func recordServerCount(dialogID: String, count: Int, at time: Int) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: """

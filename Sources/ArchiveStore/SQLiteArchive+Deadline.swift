@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import GRDBSQLite
+internal import GRDBSQLite
 
 extension SQLiteArchive {
     /// Runs a read transaction; on a handle opened with a ``statementTimeout``, every statement it runs

@@ -10,19 +10,10 @@ extension SQLiteArchive {
     /// so they have no membership rows. A dialog seen again loses its tombstone.
     ///
     /// - Parameters:
-    ///   - rawItems: The items exactly as received (`Page<Dialog>.rawItems`).
+    ///   - items: The decoded dialogs with the raw JSON each came from.
     ///   - time: The observation time.
-    /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` before anything is written.
-    @discardableResult
-    public func upsertDialogs(rawItems: [JSONValue], at time: Int = SQLiteArchive.now()) async throws -> UpsertCounts {
-        var dialogs: [(Dialog, String)] = []
-        for (index, raw) in rawItems.enumerated() {
-            do {
-                dialogs.append((try Dialog(json: raw), raw.jsonString))
-            } catch {
-                throw ArchiveError.undecodableItem(kind: "dialog", index: index, reason: error.errorDescription ?? "")
-            }
-        }
+    public func storeDialogs(_ items: [(Dialog, JSONValue)], observedAt time: Int) async throws -> UpsertCounts {
+        let dialogs = items.map { ($0.0, $0.1.jsonString) }
         return try await pool.write { [dialogs] db in
             var counts = UpsertCounts()
             for (dialog, raw) in dialogs {

@@ -17,44 +17,29 @@ extension SQLiteArchive {
     /// older than the archived one (smaller server `updated_at`) is ignored. A message seen again
     /// loses its tombstone: the server has it.
     ///
-    /// The dialog must have been archived with ``upsertDialogs(rawItems:at:)`` first.
+    /// The dialog must have been archived with ``storeDialogs(_:observedAt:)`` first.
     ///
     /// - Parameters:
+    ///   - messages: Each item's model and the raw JSON it was decoded from (the crawler's client decodes
+    ///     every page to read it; the archive does not decode it again).
     ///   - dialogID: The dialog the page was fetched for; every item must belong to it.
-    ///   - rawItems: The page's items exactly as received (`Page<Message>.rawItems`).
     ///   - cursor: The dialog's cursor after this page; `nil` leaves `crawl_state` as it is (pages
     ///     of the `updated_at` pass, which do not move the `date_sent` watermark).
     ///   - time: The observation time written to `first_seen_at`, `last_seen_at` and revisions.
-    /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` or
-    ///   ``ArchiveError/messageOutsideDialog(messageID:messageDialogID:pageDialogID:)`` before
-    ///   anything is written; a database error (nothing written) otherwise.
-    @discardableResult
-    public func writePage(
-        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int = SQLiteArchive.now()
-    ) async throws -> PageCounts {
-        try await writePage(dialogID: dialogID, rawItems: rawItems, cursor: cursor, at: time, failAfter: nil)
-    }
-
-    /// ``writePage(dialogID:rawItems:cursor:at:)`` for items the caller has decoded already.
-    ///
-    /// The crawler's client decodes every page to read it; passing the models along spares the
-    /// archive a second decode of each message on the hot path.
-    ///
-    /// - Parameters:
-    ///   - messages: Each item's model and the raw JSON it was decoded from.
     ///   - indexFiles: `false` leaves the files the attachments name out of `attachment_files` (a crawl with
     ///     `--attachments none`; call ``markFilesUnindexed()`` first so a later run catches up).
-    @discardableResult
-    public func writePage(
-        dialogID: String, messages: [(Message, JSONValue)], cursor: CrawlCursor?, at time: Int = SQLiteArchive.now(),
-        indexFiles: Bool = true
+    /// - Throws: ``ArchiveError/messageOutsideDialog(messageID:messageDialogID:pageDialogID:)`` before
+    ///   anything is written; a database error (nothing written) otherwise.
+    public func storeMessages(
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt time: Int,
+        indexFiles: Bool
     ) async throws -> PageCounts {
         let contents = try MessageContent.page(messages, dialogID: dialogID)
         return try await write(
             contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: nil, indexFiles: indexFiles)
     }
 
-    /// ``writePage(dialogID:rawItems:cursor:at:)`` with a fault injected after `failAfter` messages, for tests.
+    /// A page written with a fault injected after `failAfter` messages, for tests.
     func writePage(
         dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int, failAfter: Int?
     ) async throws -> PageCounts {

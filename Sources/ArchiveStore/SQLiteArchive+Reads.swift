@@ -62,6 +62,12 @@ extension SQLiteArchive {
         }
     }
 
+    /// The archive file and its WAL, in bytes.
+    public func storageBytes() async throws -> Int? {
+        [path, path + "-wal"].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
+            .reduce(0, +)
+    }
+
     /// A dialog's messages in `(date_sent, id)` order, the order QuickBlox pages them; tombstoned ones included.
     public func messages(dialogID: String) async throws -> [ArchivedMessage] {
         try await reading { db in

@@ -9,7 +9,7 @@ extension SQLiteArchive {
     ///   - scope: What the run crawls (`user`, `app`, a dialog list), shown by `status`.
     ///   - query: The `--where` query of a targeted run, which fetches only matching messages; such a
     ///     run never counts as the last complete one (``lastCompletedRunStart()``).
-    public func beginRun(scope: String? = nil, query: String? = nil, at time: Int = SQLiteArchive.now()) async throws
+    public func beginRun(scope: String?, query: String?, at time: Int) async throws
         -> Int64
     {
         try await pool.write { db in
@@ -24,7 +24,7 @@ extension SQLiteArchive {
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.
     public func finishRun(
-        _ id: Int64, status: RunStatus, counts: RunCounts, error: String? = nil, at time: Int = SQLiteArchive.now()
+        _ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int
     ) async throws {
         try await pool.write { db in
             try db.execute(

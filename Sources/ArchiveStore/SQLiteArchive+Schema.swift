@@ -75,7 +75,7 @@ extension SQLiteArchive {
         try db.alter(table: "archive_meta") { t in
             t.add(column: "files_unindexed", .integer).notNull().defaults(to: 0)
         }
-        try FileIndexer.indexAll(db, time: SQLiteArchive.now())
+        try FileIndexer.indexAll(db, time: ArchiveTime.now())
     }
 
     /// `PRAGMA application_id`: "qbar", so `file(1)` and other tools can tell an archive from other SQLite files.

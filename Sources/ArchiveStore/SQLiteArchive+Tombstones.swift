@@ -10,7 +10,7 @@ extension SQLiteArchive {
     ///
     /// - Returns: How many messages were newly tombstoned.
     @discardableResult
-    public func tombstoneMessages(ids: [String], at time: Int = SQLiteArchive.now()) async throws -> Int {
+    public func tombstoneMessages(ids: [String], at time: Int) async throws -> Int {
         try await pool.write { db in
             let statement = try db.cachedStatement(
                 sql: "UPDATE messages SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL")
@@ -30,7 +30,7 @@ extension SQLiteArchive {
     ///
     /// - Returns: Whether the dialog was newly tombstoned (`false` when unknown or already deleted).
     @discardableResult
-    public func tombstoneDialog(id: String, at time: Int = SQLiteArchive.now()) async throws -> Bool {
+    public func tombstoneDialog(id: String, at time: Int) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE dialogs SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", arguments: [time, id])

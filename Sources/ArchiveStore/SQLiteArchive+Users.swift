@@ -2,23 +2,14 @@ import GRDB
 import QuickBlox
 
 extension SQLiteArchive {
-    /// Archives users as received (`UserPage.rawItems`: bare user objects; wrapped ones are unwrapped).
+    /// Archives users as received; a `{"user": {...}}` wrapper is unwrapped so `raw` is always the bare
+    /// user object.
     ///
     /// Users are kept for attribution even after they leave every dialog; there are no user
     /// tombstones yet.
-    ///
-    /// - Throws: ``ArchiveError/undecodableItem(kind:index:reason:)`` before anything is written.
-    @discardableResult
-    public func upsertUsers(rawItems: [JSONValue], at time: Int = SQLiteArchive.now()) async throws -> UpsertCounts {
-        var users: [(User, String)] = []
-        for (index, raw) in rawItems.enumerated() {
-            do {
-                // `{"user": {...}}` wrappers are unwrapped so `raw` is always the bare user object.
-                let bare = raw["user"].flatMap { $0.objectValue == nil ? nil : $0 } ?? raw
-                users.append((try User(json: bare), bare.jsonString))
-            } catch {
-                throw ArchiveError.undecodableItem(kind: "user", index: index, reason: error.errorDescription ?? "")
-            }
+    public func storeUsers(_ items: [(User, JSONValue)], observedAt time: Int) async throws -> UpsertCounts {
+        let users = items.map { user, raw in
+            (user, (raw["user"].flatMap { $0.objectValue == nil ? nil : $0 } ?? raw).jsonString)
         }
         return try await pool.write { [users] db in
             var counts = UpsertCounts()

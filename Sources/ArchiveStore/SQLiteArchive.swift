@@ -18,9 +18,11 @@ import GRDB
 /// try await archive.upsertDialogs(rawItems: dialogPage.rawItems)
 /// let counts = try await archive.writePage(dialogID: id, rawItems: page.rawItems, cursor: next)
 /// ```
-public final class SQLiteArchive: Sendable {
+public final class SQLiteArchive: ArchiveWriter {
     /// The path of the SQLite file.
     public let path: String
+    /// Where the archive is: its path.
+    public var location: String { path }
     /// Whether this handle was opened with ``openReadOnly(at:)``.
     public let isReadOnly: Bool
     /// How long one read may run before its statements are interrupted (``openReadOnly(at:statementTimeout:)``);
@@ -41,7 +43,7 @@ public final class SQLiteArchive: Sendable {
     ///
     /// - Throws: ``ArchiveError/alreadyExists(path:)``, or a database error when the directory is
     ///   not writable.
-    public static func create(at path: String, now: Int = SQLiteArchive.now()) throws -> SQLiteArchive {
+    public static func create(at path: String, now: Int = ArchiveTime.now()) throws -> SQLiteArchive {
         guard !FileManager.default.fileExists(atPath: path) else { throw ArchiveError.alreadyExists(path: path) }
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
         try migrator.migrate(pool)
@@ -97,11 +99,6 @@ public final class SQLiteArchive: Sendable {
     /// Closes the connections now rather than when the last reference goes.
     func close() throws {
         try pool.close()
-    }
-
-    /// The current time in unix seconds, the unit of every timestamp in the archive.
-    public static func now() -> Int {
-        Int(Date().timeIntervalSince1970)
     }
 
     /// The value of `archive_meta.format`, which marks a SQLite file as a qbarchive archive.

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import Logging
 import QuickBlox
@@ -10,8 +10,8 @@ extension Crawl {
     func reconcile(_ targets: [Target], at now: Int, into summary: inout CrawlSummary) async throws {
         if options.dialogIDs.isEmpty, summary.listingsFailed == 0 {
             let listed = Set(targets.map(\.dialog.id))
-            for gone in try await archive.liveDialogIDs().subtracting(listed).sorted() {
-                try await archive.tombstoneDialog(gone, deletedAt: now)
+            for gone in Set(try await archive.liveDialogIDs()).subtracting(listed).sorted() {
+                try await archive.tombstoneDialog(id: gone, at: now)
                 summary.dialogsDeleted += 1
             }
         }
@@ -36,11 +36,11 @@ extension Crawl {
 
     /// Reconciles one dialog; returns the messages tombstoned.
     private func reconcile(_ target: Target, at now: Int, into summary: inout CrawlSummary) async throws -> Int {
-        let archived = try await archive.liveMessageIDs(dialogID: target.dialog.id)
+        let archived = Set(try await archive.liveMessageIDs(dialogID: target.dialog.id))
         let serverCount = try await client.messageCount(dialogID: target.dialog.id, onBehalfOf: target.reader)
         // Dated `now`, like what this reconcile stores and tombstones: after it, the archive's live
         // messages first seen by `now` number exactly `serverCount` (coverage in `qbarchive stats`).
-        try await archive.recordServerCount(dialogID: target.dialog.id, count: serverCount, countedAt: now)
+        try await archive.recordServerCount(dialogID: target.dialog.id, count: serverCount, at: now)
         guard serverCount != archived.count else { return 0 }
         var onServer: Set<String> = []
         var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
@@ -55,7 +55,7 @@ extension Crawl {
             }
         }
         let gone = archived.subtracting(onServer).sorted()
-        if !gone.isEmpty { try await archive.tombstoneMessages(gone, deletedAt: now) }
+        if !gone.isEmpty { try await archive.tombstoneMessages(ids: gone, at: now) }
         return gone.count
     }
 }

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import Logging
 import QuickBlox
@@ -41,13 +41,13 @@ public enum CrawlEvent: Sendable {
 /// One crawl run: users, then dialogs in a frozen window, then each dialog's new and changed messages.
 public struct Crawl: Sendable {
     public let client: QuickBloxClient
-    public let archive: any CrawlArchive
+    public let archive: any ArchiveWriter
     public let options: CrawlOptions
     public let logger: Logger
     public let events: @Sendable (CrawlEvent) -> Void
 
     public init(
-        client: QuickBloxClient, archive: any CrawlArchive, options: CrawlOptions, logger: Logger,
+        client: QuickBloxClient, archive: any ArchiveWriter, options: CrawlOptions, logger: Logger,
         events: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) {
         self.client = client
@@ -74,7 +74,7 @@ public struct Crawl: Sendable {
     public func run() async throws -> CrawlSummary {
         let runStart = Int(Date().timeIntervalSince1970)
         let since = try await archive.lastCompletedRunStart()
-        let runID = try await archive.beginRun(startedAt: runStart, scope: options.scope.rawValue, query: options.query)
+        let runID = try await archive.beginRun(scope: options.scope.rawValue, query: options.query, at: runStart)
         var summary = CrawlSummary(startedAt: runStart)
         do {
             let users = try await crawlUsers(at: runStart)
@@ -82,7 +82,7 @@ public struct Crawl: Sendable {
             let targets = try await listDialogs(users: users, runStart: runStart, into: &summary)
             summary.dialogs = targets.count
             events(.listed(users: users.count, dialogs: targets.count))
-            try await archive.prepareFileIndex(indexing: indexFiles)
+            if indexFiles { try await archive.indexFilesIfNeeded() } else { try await archive.markFilesUnindexed() }
             try await crawlMessagesAndFiles(targets, since: since, runStart: runStart, into: &summary)
             if Task.isCancelled { summary.status = .interrupted }
         } catch let error as QuickBloxClientError {
@@ -108,7 +108,11 @@ public struct Crawl: Sendable {
         // Recorded even when the run was interrupted: a new task does not inherit the cancellation that
         // would make the archive refuse the write.
         let record = summary
-        try await Task { try await archive.finishRun(runID, summary: record) }.value
+        try await Task {
+            try await archive.finishRun(
+                runID, status: record.status, counts: record.runCounts, error: record.error,
+                at: record.finishedAt ?? ArchiveTime.now())
+        }.value
         return summary
     }
 
@@ -259,7 +263,7 @@ public struct Crawl: Sendable {
     func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> PageCounts {
         if options.query != nil { return try await crawlTargeted(target, runStart: runStart) }
         var counts = PageCounts()
-        let start = try await archive.cursor(dialogID: target.dialog.id)
+        let start = try await archive.crawlState(dialogID: target.dialog.id)?.cursor ?? CrawlCursor()
         // The dialog's newest message says whether anything is new since the cursor (an empty dialog has
         // none; a message that arrives later also shows in the updated_at pass).
         var hasNew = false

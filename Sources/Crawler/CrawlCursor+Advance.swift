@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 extension CrawlCursor {

@@ -1,19 +1,10 @@
+import Archive
 import Foundation
 
 /// How a crawl run ended and what it did; stored in the archive and printed as a one-line summary.
 public struct CrawlSummary: Sendable, Hashable, Codable {
-    public enum Status: String, Sendable, Codable {
-        /// Everything listed was crawled.
-        case complete
-        /// Some dialogs (or, in app scope, some users' dialog lists) failed after retries; the rest were archived.
-        case partial
-        /// The run stopped on an error (authentication, archive).
-        case failed
-        /// SIGINT or SIGTERM: the current page finished, the run was recorded.
-        case interrupted
-    }
-
-    public var status: Status = .complete
+    /// How the run ended (the archive's run status: never `running` once a summary is made).
+    public var status: RunStatus = .complete
     public var startedAt: Int
     public var finishedAt: Int?
     public var users = 0
@@ -45,7 +36,7 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         case .complete: 0
         case .partial: 3
         case .interrupted: 130
-        case .failed: authenticationFailed ? 12 : 1
+        case .failed, .running: authenticationFailed ? 12 : 1
         }
     }
 
@@ -69,5 +60,14 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         if let finishedAt { text += " in \(finishedAt - startedAt) s" }
         if let error { text += " — \(error)" }
         return text
+    }
+}
+
+extension CrawlSummary {
+    /// The tallies the archive keeps for the run.
+    var runCounts: RunCounts {
+        RunCounts(
+            dialogs: dialogs, newMessages: messagesNew, editedMessages: messagesEdited,
+            deletedMessages: messagesDeleted, requests: requests, retries: retries, bytes: bytes)
     }
 }

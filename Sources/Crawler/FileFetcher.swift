@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import Logging
 import QuickBlox
@@ -15,7 +15,7 @@ import Synchronization
 /// stored already (status `ok`) is never asked for again.
 struct FileFetcher: Sendable {
     let client: QuickBloxClient
-    let archive: any CrawlArchive
+    let archive: any ArchiveWriter
     let options: AttachmentOptions
     let logger: Logger
 
@@ -33,7 +33,7 @@ struct FileFetcher: Sendable {
     }
 
     func run(until messages: Completion) async throws -> FileTally {
-        archive.removePartialFiles()
+        archive.fileStore.removeLeftovers()
         var tally = FileTally()
         var after: Int64 = 0
         try await withThrowingTaskGroup(of: Result.self) { group in
@@ -100,7 +100,7 @@ struct FileFetcher: Sendable {
         {
             return try await record(file, .tooLarge(size: size, limit: options.maxBytes))
         }
-        let writer = try archive.makeFileWriter()
+        let writer = try archive.fileStore.makeWriter()
         do {
             let downloaded = try await client.download(
                 location, into: FileSink(writer), maxBytes: options.maxBytes, attempts: options.attempts)

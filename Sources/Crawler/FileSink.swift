@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBloxClient
 
 /// A file-store writer as the download's sink: bytes go to the temporary file and through SHA-256.

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 
 /// What a run's file fetching did.
 public struct FileTally: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import QuickBlox
 
@@ -12,7 +12,8 @@ public struct StatusReport: Sendable {
     public var now: Int
 
     /// Reads the report from an archive (read-only).
-    public static func read(_ archive: SQLiteArchive, runs limit: Int = 10, now: Int = SQLiteArchive.now()) async throws
+    public static func read(_ archive: any ArchiveReader, runs limit: Int = 10, now: Int = ArchiveTime.now())
+        async throws
         -> StatusReport
     {
         StatusReport(

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import QuickBlox
 import Search
@@ -17,10 +17,13 @@ extension BundleExport {
     /// Streams every file of the bundle but the README and the attachments into `stage`, inside one read
     /// transaction so that the files agree with each other, and learns which stored files the messages
     /// and their earlier revisions reference.
-    func stageFiles(archive: SQLiteArchive, stage: StagingDirectory, progress: (Int) -> Void) throws -> Staged {
+    func stageFiles(
+        archive: any ArchiveReader, stage: StagingDirectory, progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> Staged {
         let query = selection.query
-        return try archive.withSnapshot { snapshot in
-            let identity = try snapshot.identity()
+        let attachments = attachments
+        return try await archive.withSnapshot { snapshot in
+            let identity = try await snapshot.identity()
             let messagesJSON = try stage.create("messages.jsonl")
             let messagesCSV = try stage.create("messages.csv")
             let deletions = try stage.create("deletions.jsonl")
@@ -36,35 +39,38 @@ extension BundleExport {
             let carriage: FileReference.Carriage = attachments ? .bundled : .leftOut
             var resolver = FileReferenceResolver(carriage: carriage)
 
-            try snapshot.forEachMessage(matching: query) { hit in
-                let message = hit.message
-                let references = try resolver.resolve(message.attachmentsJSON, in: snapshot)
-                if transcript?.name != "transcripts/\(message.dialogID).txt" {
-                    if let transcript { files.append(try transcript.finish(records: nil)) }
-                    let next = try stage.create("transcripts/\(message.dialogID).txt")
-                    try next.write(Array(TranscriptWriter.heading(hit).utf8))
-                    transcript = next
-                    dialogIDs.append(message.dialogID)
-                }
-                try transcript?.write(
-                    Array(TranscriptWriter.lines(hit, files: references, carriage: carriage).utf8))
-                line.removeAll(keepingCapacity: true)
-                ExportRecord.writeJSON(hit, raw: true, files: references, carriage: carriage, into: &line)
-                try messagesJSON.append(record: line)
-                line.removeAll(keepingCapacity: true)
-                ExportRecord.writeCSV(hit, files: references, into: &line)
-                try messagesCSV.append(record: line)
-                if let deletedAt = message.deletedAt {
+            for try await batch in snapshot.messages(matching: query) {
+                for hit in batch.items {
+                    let message = hit.message
+                    let references = resolver.resolve(message.attachmentsJSON, files: batch.files)
+                    if transcript?.name != "transcripts/\(message.dialogID).txt" {
+                        if let transcript { files.append(try transcript.finish(records: nil)) }
+                        let next = try stage.create("transcripts/\(message.dialogID).txt")
+                        try next.write(Array(TranscriptWriter.heading(hit).utf8))
+                        transcript = next
+                        dialogIDs.append(message.dialogID)
+                    }
+                    try transcript?.write(
+                        Array(TranscriptWriter.lines(hit, files: references, carriage: carriage).utf8))
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.deletion(
-                        kind: "message", id: message.id, dialogID: message.dialogID, deletedAt: deletedAt, into: &line)
-                    try deletions.append(record: line)
+                    ExportRecord.writeJSON(hit, raw: true, files: references, carriage: carriage, into: &line)
+                    try messagesJSON.append(record: line)
+                    line.removeAll(keepingCapacity: true)
+                    ExportRecord.writeCSV(hit, files: references, into: &line)
+                    try messagesCSV.append(record: line)
+                    if let deletedAt = message.deletedAt {
+                        line.removeAll(keepingCapacity: true)
+                        BundleRecords.deletion(
+                            kind: "message", id: message.id, dialogID: message.dialogID, deletedAt: deletedAt,
+                            into: &line)
+                        try deletions.append(record: line)
+                    }
+                    if let sender = message.senderID { userIDs.insert(sender) }
+                    if let recipient = message.recipientID, recipient != 0 { userIDs.insert(recipient) }
+                    first = min(first ?? message.dateSent, message.dateSent)
+                    last = max(last ?? message.dateSent, message.dateSent)
+                    if messagesJSON.records % 10_000 == 0 { progress(messagesJSON.records) }
                 }
-                if let sender = message.senderID { userIDs.insert(sender) }
-                if let recipient = message.recipientID, recipient != 0 { userIDs.insert(recipient) }
-                first = min(first ?? message.dateSent, message.dateSent)
-                last = max(last ?? message.dateSent, message.dateSent)
-                if messagesJSON.records % 10_000 == 0 { progress(messagesJSON.records) }
             }
             if let transcript { files.append(try transcript.finish(records: nil)) }
             let transcripts = files.count
@@ -72,36 +78,44 @@ extension BundleExport {
             // Without a query the bundle is the whole archive, dialogs and users without messages included.
             let dialogFilter = query == nil ? nil : dialogIDs
             let dialogs = try stage.create("dialogs.jsonl")
-            try snapshot.forEachDialog(ids: dialogFilter) { dialog in
-                line.removeAll(keepingCapacity: true)
-                BundleRecords.dialog(dialog, into: &line)
-                try dialogs.append(record: line)
-                if let deletedAt = dialog.deletedAt {
+            for try await batch in snapshot.dialogs(ids: dialogFilter) {
+                for dialog in batch {
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.deletion(
-                        kind: "dialog", id: dialog.id, dialogID: nil, deletedAt: deletedAt, into: &line)
-                    try deletions.append(record: line)
+                    BundleRecords.dialog(dialog, into: &line)
+                    try dialogs.append(record: line)
+                    if let deletedAt = dialog.deletedAt {
+                        line.removeAll(keepingCapacity: true)
+                        BundleRecords.deletion(
+                            kind: "dialog", id: dialog.id, dialogID: nil, deletedAt: deletedAt, into: &line)
+                        try deletions.append(record: line)
+                    }
                 }
             }
             let membership = try stage.create("membership.jsonl")
-            try snapshot.forEachMembership(dialogIDs: dialogFilter) { period in
-                line.removeAll(keepingCapacity: true)
-                BundleRecords.membership(period, into: &line)
-                try membership.append(record: line)
-                userIDs.insert(period.userID)
+            for try await batch in snapshot.memberships(dialogIDs: dialogFilter) {
+                for period in batch {
+                    line.removeAll(keepingCapacity: true)
+                    BundleRecords.membership(period, into: &line)
+                    try membership.append(record: line)
+                    userIDs.insert(period.userID)
+                }
             }
             let users = try stage.create("users.jsonl")
-            try snapshot.forEachUser(ids: query == nil ? nil : userIDs.sorted()) { user in
-                line.removeAll(keepingCapacity: true)
-                BundleRecords.user(user, into: &line)
-                try users.append(record: line)
+            for try await batch in snapshot.users(ids: query == nil ? nil : userIDs.sorted()) {
+                for user in batch {
+                    line.removeAll(keepingCapacity: true)
+                    BundleRecords.user(user, into: &line)
+                    try users.append(record: line)
+                }
             }
             let revisions = try stage.create("revisions.jsonl")
-            try snapshot.forEachRevision(matching: query) { revision in
-                let references = try resolver.resolve(revision.attachmentsJSON, in: snapshot)
-                line.removeAll(keepingCapacity: true)
-                BundleRecords.revision(revision, files: references.json(carriage), into: &line)
-                try revisions.append(record: line)
+            for try await batch in snapshot.revisions(matching: query) {
+                for revision in batch.items {
+                    let references = resolver.resolve(revision.attachmentsJSON, files: batch.files)
+                    line.removeAll(keepingCapacity: true)
+                    BundleRecords.revision(revision, files: references.json(carriage), into: &line)
+                    try revisions.append(record: line)
+                }
             }
 
             let counts: [String: JSONValue] = [

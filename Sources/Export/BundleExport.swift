@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Crypto
 import Foundation
 import QuickBlox
@@ -72,13 +72,17 @@ public struct BundleExport: Sendable {
         public var bytes: Int { parts.map(\.bytes).reduce(0, +) }
     }
 
-    /// Writes the bundle to `path` and its checksum to `path.sha256` (`sha256sum -c` format). Blocks its thread.
-    public func run(archive: SQLiteArchive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
+    /// Writes the bundle to `path` and its checksum to `path.sha256` (`sha256sum -c` format).
+    ///
+    /// Writes and compresses as it reads: call it on a thread of its own (``OwnThread/run(_:)``).
+    public func run(
+        archive: any ArchiveReader, to path: String, progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> Summary {
         let signingKey = try signingKeyPath.map(SigningKey.loadPrivate)
         let budget = maxBytes.map(ByteBudget.init)
         let stage = try StagingDirectory(beside: path, budget: budget)
         defer { stage.remove() }
-        var staged = try stageFiles(archive: archive, stage: stage, progress: progress)
+        var staged = try await stageFiles(archive: archive, stage: stage, progress: progress)
         staged.files.append(try stage.write("README.txt", BundleReadme.text(container: container), records: nil))
         staged.files.sort { $0.path < $1.path }
         let store = archive.fileStore

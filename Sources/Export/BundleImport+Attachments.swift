@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import QuickBlox
 
@@ -55,7 +55,7 @@ extension BundleImport {
         }
     }
 
-    /// What a record's `attachment_files` says of its files, for ``ArchiveStore/SQLiteArchive/importRecords(_:)``:
+    /// What a record's `attachment_files` says of its files, for ``Archive/ArchiveWriter/importRecords(_:)``:
     /// files this import restored become `ok`; a status that explains an absence is kept; the rest (a file
     /// left out by `--no-attachments`, one not downloaded) stays to be fetched.
     static func files(of record: JSONValue, restored: [String: String]) -> [ImportedFile] {

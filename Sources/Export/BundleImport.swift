@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import QuickBlox
 
@@ -7,7 +7,7 @@ import QuickBlox
 /// Attachment files first, into the archive's file store; then dialogs, membership and messages, then
 /// revisions and users, so foreign keys hold, each message's and revision's files recorded as it is
 /// restored (`ok` for the files just stored). The archive keeps what it already has (see
-/// ``ArchiveStore/SQLiteArchive/importRecords(_:)``): importing is idempotent, and export → import into a new
+/// ``Archive/ArchiveWriter/importRecords(_:)``): importing is idempotent, and export → import into a new
 /// archive → export gives the same bundle.
 public struct BundleImport: Sendable {
     public var publicKeyPath: String?
@@ -31,15 +31,16 @@ public struct BundleImport: Sendable {
     /// The order files are restored in; others (CSV, transcripts, deletions, README) duplicate these.
     static let order = ["dialogs.jsonl", "membership.jsonl", "messages.jsonl", "revisions.jsonl", "users.jsonl"]
 
-    /// Verifies `bundle`, then restores it into `archive`. Blocks its thread.
+    /// Verifies `bundle`, then restores it into `archive`. Reads and hashes as it goes: call it on a thread of
+    /// its own (``OwnThread/run(_:)``).
     /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), a record that
     ///   cannot be read, or a database error.
-    public func run(bundle: String, into archive: SQLiteArchive) throws -> Summary {
-        try run(bundles: [bundle], into: archive)
+    public func run(bundle: String, into archive: any ArchiveWriter) async throws -> Summary {
+        try await run(bundles: [bundle], into: archive)
     }
 
     /// Verifies every part of a bundle (all parts of a split bundle, in any order), then restores them.
-    public func run(bundles: [String], into archive: SQLiteArchive) throws -> Summary {
+    public func run(bundles: [String], into archive: any ArchiveWriter) async throws -> Summary {
         let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
         let reports = try bundles.map { try verifier.verify(path: $0) }
         try BundleVerifier.checkComplete(reports, paths: bundles)
@@ -56,8 +57,8 @@ public struct BundleImport: Sendable {
                 var lines = LineSplitter()
                 var batch = ImportBatch()
                 var number = 0
-                func flush() throws {
-                    inserted += try archive.importRecords(batch)
+                func flush() async throws {
+                    inserted += try await archive.importRecords(batch)
                     records += batch.count
                     batch = ImportBatch()
                 }
@@ -67,10 +68,10 @@ public struct BundleImport: Sendable {
                     for line in lines.feed(chunk) {
                         number += 1
                         try Self.add(line, of: name, number: number, restored: restored, to: &batch)
-                        if batch.count >= 1000 { try flush() }
+                        if batch.count >= 1000 { try await flush() }
                     }
                 }
-                try flush()
+                try await flush()
             } catch let error as ContainerError {
                 throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
             }

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// The JSON Lines records of a bundle's files other than `messages.jsonl`: sorted keys, archive JSON

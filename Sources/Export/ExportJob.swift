@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// One export as the command line and the service ask for it: the format, the selection and the output
@@ -48,11 +48,13 @@ public struct ExportJob: Sendable {
         public var files: [String: String] = [:]
     }
 
-    /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Blocks its thread.
-    public func run(archive: SQLiteArchive, path: String, progress: @Sendable (Int) -> Void = { _ in }) throws -> Result
+    /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Writes as it reads:
+    /// call it on a thread of its own (``OwnThread/run(_:)``).
+    public func run(archive: any ArchiveReader, path: String, progress: @escaping @Sendable (Int) -> Void = { _ in })
+        async throws -> Result
     {
         if format == .bundle {
-            let summary = try BundleExport(
+            let summary = try await BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
                 toolVersion: version, maxPartSize: maxPartSize, attachments: attachments, maxBytes: maxBytes
             ).run(archive: archive, to: path, progress: progress)
@@ -60,7 +62,7 @@ public struct ExportJob: Sendable {
                 messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,
                 files: Dictionary(uniqueKeysWithValues: summary.parts.map { ($0.path, $0.sha256) }))
         }
-        let summary = try MessageExport(selection: selection, format: format, raw: raw, excel: excel)
+        let summary = try await MessageExport(selection: selection, format: format, raw: raw, excel: excel)
             .run(archive: archive, to: path, progress: progress)
         return Result(
             messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256, files: [path: summary.sha256])
@@ -68,7 +70,8 @@ public struct ExportJob: Sendable {
 
     /// Records the export in the audit log: when, what was selected, where it went, its hash.
     /// - Returns: `false` when the archive could not record it (opened read-only).
-    public func audit(_ result: Result, archive: SQLiteArchive, path: String, at time: Int = SQLiteArchive.now()) async
+    public func audit(_ result: Result, archive: any ArchiveWriter, path: String, at time: Int = ArchiveTime.now())
+        async
         -> Bool
     {
         let detail = JSONValue.object([

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Search
 
 /// A message as exports write it: the fields of ``Search/MessageRecord`` (shared with search output), and

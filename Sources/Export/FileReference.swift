@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// The file an exported attachment names: where the export holds it, or why it does not.

@@ -1,11 +1,11 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// Finds the files exported attachments name, and keeps count of them for the manifest.
 ///
 /// One resolver serves one export, inside its snapshot: every message's and revision's attachments go
-/// through ``resolve(_:in:)``, which looks their keys up in `attachment_files` (a cached statement per
-/// key; only messages with attachments pay for it) and remembers each stored file once, by SHA-256.
+/// through ``resolve(_:files:)`` with the records the snapshot read for their batch, and each stored file
+/// is remembered once, by SHA-256.
 struct FileReferenceResolver {
     let carriage: FileReference.Carriage
     /// Every stored file referenced so far: SHA-256 → size.
@@ -19,19 +19,10 @@ struct FileReferenceResolver {
     }
 
     /// The files of a message's or revision's attachments (its `attachments` JSON column), in attachment
-    /// order, each key once; attachments that name no file (a location) have none.
-    mutating func resolve(_ attachmentsJSON: String, in snapshot: ArchiveSnapshot) throws -> [FileReference] {
-        guard attachmentsJSON != "[]", let items = try? JSONValue(parsing: Array(attachmentsJSON.utf8)).arrayValue
-        else { return [] }
-        var keys: [String] = []
-        for item in items {
-            guard let attachment = try? Attachment(json: item), let key = AttachmentKey.of(attachment),
-                !keys.contains(key)
-            else { continue }
-            keys.append(key)
-        }
-        guard !keys.isEmpty else { return [] }
-        let files = try snapshot.files(keys: keys)
+    /// order, each key once, as `files` (the snapshot's records of its batch's keys) says of them;
+    /// attachments that name no file (a location) have none.
+    mutating func resolve(_ attachmentsJSON: String, files: [String: ArchivedFile]) -> [FileReference] {
+        let keys = AttachmentKey.keys(ofAttachmentsJSON: attachmentsJSON)
         return keys.map { key in
             let reference = Self.reference(key: key, file: files[key], carriage: carriage)
             if seenKeys.insert(key).inserted { keysByStatus[reference.status, default: 0] += 1 }

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// One JSON Lines record of a bundle, read back into the archive's types (the inverse of

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Search
 
 /// Writes the selected messages as one JSON Lines or CSV file (or to standard output).
@@ -31,42 +31,53 @@ public struct MessageExport: Sendable {
     /// Each message says which files its attachments name and where they stand (`attachment_files`);
     /// the files themselves go only into bundles.
     ///
-    /// One read transaction, a cursor and a reused line buffer: memory stays flat on any archive. The
-    /// file appears under its name only when complete. Blocks its thread; `progress` gets the number of
-    /// messages written every 10,000.
-    public func run(archive: SQLiteArchive, to path: String, progress: (Int) -> Void = { _ in }) throws -> Summary {
-        let file = try OutputFile(path: path)
-        var count = 0
-        do {
-            var line: [UInt8] = []
-            line.reserveCapacity(4096)
-            let newline: [UInt8] = excel ? [13, 10] : [10]
-            if format == .csv {
-                if excel { try file.write([0xEF, 0xBB, 0xBF]) }
-                try file.write(ExportRecord.csvHeader)
-                try file.write(newline)
+    /// One snapshot, streamed in batches, and a reused line buffer: memory stays flat on any archive. The
+    /// file appears under its name only when complete. Writes as it reads: call it on a thread of its own
+    /// (``OwnThread/run(_:)``); `progress` gets the number of messages written every 10,000.
+    public func run(
+        archive: any ArchiveReader, to path: String, progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> Summary {
+        try await archive.withSnapshot { snapshot in
+            let file = try OutputFile(path: path)
+            do {
+                let count = try await write(snapshot, into: file, progress: progress)
+                let digest = try file.commit()
+                return Summary(messages: count, bytes: file.size, sha256: digest)
+            } catch {
+                file.discard()
+                throw error
             }
-            var resolver = FileReferenceResolver(carriage: .none)
-            try archive.withSnapshot { snapshot in
-                try snapshot.forEachMessage(matching: selection.query) { hit in
-                    let files = try resolver.resolve(hit.message.attachmentsJSON, in: snapshot)
-                    line.removeAll(keepingCapacity: true)
-                    if format == .csv {
-                        ExportRecord.writeCSV(hit, files: files, into: &line)
-                    } else {
-                        ExportRecord.writeJSON(hit, raw: raw, files: files, carriage: .none, into: &line)
-                    }
-                    line.append(contentsOf: newline)
-                    try file.write(line)
-                    count += 1
-                    if count % 10_000 == 0 { progress(count) }
-                }
-            }
-            let digest = try file.commit()
-            return Summary(messages: count, bytes: file.size, sha256: digest)
-        } catch {
-            file.discard()
-            throw error
         }
+    }
+
+    private func write(_ snapshot: any ArchiveSnapshot, into file: OutputFile, progress: (Int) -> Void) async throws
+        -> Int
+    {
+        var count = 0
+        var line: [UInt8] = []
+        line.reserveCapacity(4096)
+        let newline: [UInt8] = excel ? [13, 10] : [10]
+        if format == .csv {
+            if excel { try file.write([0xEF, 0xBB, 0xBF]) }
+            try file.write(ExportRecord.csvHeader)
+            try file.write(newline)
+        }
+        var resolver = FileReferenceResolver(carriage: .none)
+        for try await batch in snapshot.messages(matching: selection.query) {
+            for hit in batch.items {
+                let files = resolver.resolve(hit.message.attachmentsJSON, files: batch.files)
+                line.removeAll(keepingCapacity: true)
+                if format == .csv {
+                    ExportRecord.writeCSV(hit, files: files, into: &line)
+                } else {
+                    ExportRecord.writeJSON(hit, raw: raw, files: files, carriage: .none, into: &line)
+                }
+                line.append(contentsOf: newline)
+                try file.write(line)
+                count += 1
+                if count % 10_000 == 0 { progress(count) }
+            }
+        }
+        return count
     }
 }

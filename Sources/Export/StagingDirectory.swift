@@ -4,8 +4,9 @@ import Foundation
 /// A private directory beside an export's output where bundle files are written before the container.
 ///
 /// Beside the output (not in /tmp) so that staging and output share a file system and its free space is
-/// what the user chose. Removed when the export ends, whether it succeeded or not.
-final class StagingDirectory {
+/// what the user chose. Removed when the export ends, whether it succeeded or not. One export uses it, from
+/// one task at a time (its snapshot's body): hence `@unchecked Sendable`.
+final class StagingDirectory: @unchecked Sendable {
     let path: String
     let budget: ByteBudget?
 

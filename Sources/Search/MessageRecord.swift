@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QuickBlox
 
 /// How a message is written for machines: one JSON object per line, or one RFC 4180 CSV record.

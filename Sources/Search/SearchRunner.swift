@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import QueryLanguage
 
 /// Runs one search against an archive and writes its output line by line.
@@ -13,14 +13,16 @@ public struct SearchRunner: Sendable {
         case explain
     }
 
-    public var archive: SQLiteArchive
+    public var archive: any ArchiveReader
     public var query: Query
     public var options: SearchOptions
     public var output: SearchOutput
     /// Messages shown before and after each hit (table output).
     public var context: Int
 
-    public init(archive: SQLiteArchive, query: Query, options: SearchOptions, output: SearchOutput, context: Int = 0) {
+    public init(
+        archive: any ArchiveReader, query: Query, options: SearchOptions, output: SearchOutput, context: Int = 0
+    ) {
         self.archive = archive
         self.query = query
         self.options = options

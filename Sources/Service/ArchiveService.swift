@@ -1,5 +1,5 @@
 import Analytics
-import ArchiveStore
+import Archive
 import Foundation
 import Hummingbird
 import Logging
@@ -16,9 +16,9 @@ import ServiceLifecycle
 /// `runService()`, which stops gracefully on SIGTERM and SIGINT.
 public struct ArchiveService: Sendable {
     public let configuration: ServiceConfiguration
-    let archive: SQLiteArchive
+    let archive: any ArchiveReader
     /// A connection pool of its own for `/healthz`, so that health is answered however busy the archive is.
-    let health: SQLiteArchive
+    let health: any ArchiveReader
     let audit: AuditTrail
     let metrics = ServiceMetrics()
     let sessions: SessionStore
@@ -28,25 +28,26 @@ public struct ArchiveService: Sendable {
     let exportGate = ExportGate()
     let logins: LoginThrottle
 
-    /// Opens the archive and checks the configuration.
+    /// Opens the archive through `backend` (the command picks it from the archive's location) and checks the
+    /// configuration.
     ///
     /// - Throws: ``ServiceSetupError`` for an unsafe or invalid configuration, `ArchiveError` when the
     ///   archive is missing or not one.
-    public init(configuration: ServiceConfiguration) async throws {
+    public init(configuration: ServiceConfiguration, backend: any ArchiveBackend) async throws {
         try configuration.validate()
         self.configuration = configuration
-        let writer: SQLiteArchive
+        let writer: any ArchiveWriter
         do {
-            writer = try SQLiteArchive.open(at: configuration.archivePath)
+            writer = try backend.openWriter(at: configuration.archivePath)
         } catch let error as ArchiveError {
             throw error
         } catch {
             throw ServiceSetupError.auditUnavailable(
                 path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
-        archive = try SQLiteArchive.openReadOnly(
+        archive = try backend.openReader(
             at: configuration.archivePath, statementTimeout: configuration.limits.statementTimeout)
-        health = try SQLiteArchive.openReadOnly(at: configuration.archivePath, statementTimeout: .seconds(1))
+        health = try backend.openReader(at: configuration.archivePath, statementTimeout: .seconds(1))
         limiter = WorkLimiter(
             capacity: configuration.limits.concurrentQueries, queueLimit: configuration.limits.queuedQueries)
         logins = LoginThrottle(failures: configuration.limits.loginFailures, window: configuration.limits.loginWindow)
@@ -66,7 +67,7 @@ public struct ArchiveService: Sendable {
         }
         let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
         folder.removeLeftovers()
-        let expired = folder.expire(now: SQLiteArchive.now())
+        let expired = folder.expire(now: ArchiveTime.now())
         if !expired.isEmpty {
             _ = try? await writer.appendAudit(
                 action: "export_expire", detail: ["by": "service", "exports": .array(expired.map(JSONValue.string))])
@@ -133,7 +134,7 @@ public struct ArchiveService: Sendable {
             throw failure
         }
         do {
-            return (try QueryParser(now: SQLiteArchive.now()).parse(source), source)
+            return (try QueryParser(now: ArchiveTime.now()).parse(source), source)
         } catch {
             throw ServiceError.invalidQuery(error, query: source)
         }

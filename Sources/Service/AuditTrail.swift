@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Crypto
 import Foundation
 import HTTPTypes
@@ -15,7 +15,7 @@ import QuickBlox
 /// length (`q`, `q_sha256`, `q_bytes`), so the log grows by at most about a kilobyte per request while
 /// still identifying exactly what was asked.
 struct AuditTrail: Sendable {
-    let archive: SQLiteArchive
+    let archive: any ArchiveWriter
 
     /// The most bytes of one text value the log keeps.
     static let maximumText = 512

@@ -1,11 +1,11 @@
 import Analytics
-import ArchiveStore
+import Archive
 import QueryLanguage
 
 /// Keeps computed stats reports until the archive changes: aggregating a million messages takes
 /// seconds, and the dashboard is loaded far more often than a crawl runs.
 ///
-/// The key is the archive's change marker (``SQLiteArchive/changeMarker()``: the largest rowids and the latest
+/// The key is the archive's change marker (``Archive/ArchiveReader/changeMarker()``: the largest rowids and the latest
 /// crawl run, read in constant time), which any change to the archived data moves.
 actor StatsCache {
     private struct Key: Hashable {
@@ -17,7 +17,7 @@ actor StatsCache {
 
     private var reports: [Key: StatsReport] = [:]
 
-    func report(archive: SQLiteArchive, options: StatsOptions) async throws -> StatsReport {
+    func report(archive: any ArchiveReader, options: StatsOptions) async throws -> StatsReport {
         let key = Key(
             marker: try await archive.changeMarker(), query: options.query?.source, period: options.period,
             top: options.top)

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import QuickBlox
@@ -86,11 +86,7 @@ struct AuditListCommand: AsyncParsableCommand {
 }
 
 extension AuditCommand {
-    static func open(_ path: String) throws -> SQLiteArchive {
-        do {
-            return try SQLiteArchive.openReadOnly(at: path)
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-        }
+    static func open(_ path: String) throws -> any ArchiveReader {
+        try ArchiveLocation.reader(path)
     }
 }

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Crawler
 import Foundation
@@ -125,11 +125,14 @@ struct CrawlCommand: AsyncParsableCommand {
         if let previous = lock.tookOverFrom {
             output.error("note: took over a lock left by pid \(previous), which is gone\n")
         }
-        let store: SQLiteArchive
+        let store: any ArchiveWriter
         do {
+            let backend = try ArchiveLocation.backend(for: archive)
             store =
                 FileManager.default.fileExists(atPath: archive)
-                ? try SQLiteArchive.open(at: archive) : try SQLiteArchive.create(at: archive)
+                ? try backend.openWriter(at: archive) : try backend.create(at: archive)
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             output.error("error: \(error.localizedDescription)\n")
             throw ExitCode(10)

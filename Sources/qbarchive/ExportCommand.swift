@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Export
 import Foundation
@@ -94,25 +94,22 @@ struct ExportCommand: AsyncParsableCommand {
         let selection: ExportSelection
         do {
             selection = try ExportSelection(
-                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? SQLiteArchive.now())
+                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? ArchiveTime.now())
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: whereText ?? "")
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
-        let store: SQLiteArchive
+        let backend = try ArchiveLocation.backend(for: archive)
+        let store: any ArchiveReader
         do {
-            store = try SQLiteArchive.open(at: archive)
+            store = try backend.openWriter(at: archive)
         } catch let error as ArchiveError {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         } catch {
             // The archive exists but cannot be opened for writing (read-only media or permissions): export
             // from a read-only handle; the audit entry then cannot be recorded, which the report says.
-            do {
-                store = try SQLiteArchive.openReadOnly(at: archive)
-            } catch {
-                throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-            }
+            store = try ArchiveLocation.reader(archive)
         }
         let path = try outputPath()
         let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1 && !json && path != "-")
@@ -122,7 +119,9 @@ struct ExportCommand: AsyncParsableCommand {
             maxPartSize: maxPartSize.flatMap(Self.byteCount), attachments: !noAttachments)
         let result: ExportJob.Result
         do {
-            result = try await OwnThread.run { try job.run(archive: store, path: path, progress: progress.update) }
+            result = try await OwnThread.run {
+                try await job.run(archive: store, path: path, progress: progress.update)
+            }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: whereText ?? "")
         } catch let error as ExportError {
@@ -134,7 +133,8 @@ struct ExportCommand: AsyncParsableCommand {
             throw CommandFailure(error.localizedDescription, code: ExitCode(13))
         }
         progress.clear()
-        let audited = await job.audit(result, archive: store, path: path)
+        var audited = false
+        if let writer = store as? any ArchiveWriter { audited = await job.audit(result, archive: writer, path: path) }
         report(result, path: path, audited: audited)
     }
 

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Export
 import Foundation
@@ -58,9 +58,10 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let created = !FileManager.default.fileExists(atPath: archive)
         let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
-        let store: SQLiteArchive
+        let backend = try ArchiveLocation.backend(for: archive)
+        let store: any ArchiveWriter
         do {
-            store = created ? try SQLiteArchive.create(at: archive) : try SQLiteArchive.open(at: archive)
+            store = created ? try backend.create(at: archive) : try backend.openWriter(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
@@ -70,8 +71,8 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             summary = try await OwnThread.run {
                 let identity = try BundleImport.identity(ofBundle: bundles[0])
-                if created, let identity { try store.adoptIdentity(identity) }
-                return try importer.run(bundles: bundles, into: store)
+                if created, let identity { try await store.adoptIdentity(identity) }
+                return try await importer.run(bundles: bundles, into: store)
             }
         } catch let problem as BundleProblem {
             if created { Self.remove(archive, store: !storeExisted) }

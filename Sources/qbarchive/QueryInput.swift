@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import QueryLanguage
@@ -8,7 +8,7 @@ import Search
 enum QueryInput {
     static func parse(_ text: String, now: Int?) throws -> Query {
         do {
-            return try QueryParser(now: now ?? SQLiteArchive.now()).parse(text)
+            return try QueryParser(now: now ?? ArchiveTime.now()).parse(text)
         } catch {
             throw failure(error, query: text)
         }

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import QueryLanguage
@@ -54,12 +54,7 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let text = try QueryInput.resolve(query, queries: queries)
         let parsed = try QueryInput.parse(text, now: now)
-        let store: SQLiteArchive
-        do {
-            store = try SQLiteArchive.openReadOnly(at: archive)
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-        }
+        let store = try ArchiveLocation.reader(archive)
         let clock = ContinuousClock()
         let started = clock.now
         defer {

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -115,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits = try limits()
         let service: ArchiveService
         do {
-            service = try await ArchiveService(configuration: configuration)
+            service = try await ArchiveService(
+                configuration: configuration, backend: try ArchiveLocation.backend(for: archive))
         } catch let error as ServiceSetupError {
             if case .auditUnavailable = error { throw CommandFailure(error.localizedDescription, code: ExitCode(13)) }
             throw CommandFailure(error.localizedDescription, code: .usage)

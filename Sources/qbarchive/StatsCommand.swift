@@ -1,5 +1,5 @@
 import Analytics
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import QueryLanguage
@@ -53,12 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
-        let store: SQLiteArchive
-        do {
-            store = try SQLiteArchive.openReadOnly(at: archive)
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-        }
+        let store = try ArchiveLocation.reader(archive)
         let report: StatsReport
         do {
             report = try await StatsReport.compute(

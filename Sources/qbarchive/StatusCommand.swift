@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Crawler
 import Foundation
@@ -18,13 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON for scripts and monitoring.") var json = false
 
     func run() async throws {
-        let store: SQLiteArchive
-        do {
-            store = try SQLiteArchive.openReadOnly(at: archive)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
-            throw ExitCode(10)
-        }
+        let store = try ArchiveLocation.reader(archive)
         let report = try await StatusReport.read(store, runs: runs)
         print(json ? report.json.jsonString : report.text, terminator: json ? "\n" : "")
     }

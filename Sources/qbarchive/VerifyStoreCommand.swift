@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import ArgumentParser
 import Foundation
 import QuickBlox
@@ -31,12 +31,8 @@ struct VerifyStoreCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {
-        let store: SQLiteArchive
-        do {
-            store = requeue ? try SQLiteArchive.open(at: archive) : try SQLiteArchive.openReadOnly(at: archive)
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-        }
+        let store: any ArchiveReader =
+            requeue ? try ArchiveLocation.writer(archive) : try ArchiveLocation.reader(archive)
         let report = try await store.verifyFileStore()
         var requeued = 0
         if requeue {
@@ -47,7 +43,9 @@ struct VerifyStoreCommand: AsyncParsableCommand {
                 try? FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
                 try? FileManager.default.moveItem(atPath: fileStore.path(for: digest), toPath: "\(aside)/\(digest)")
             }
-            requeued = try await store.requeueFiles(sha256: report.missing + report.corrupt)
+            if let writer = store as? any ArchiveWriter {
+                requeued = try await writer.requeueFiles(sha256: report.missing + report.corrupt)
+            }
         }
         if json {
             let object: JSONValue = [

@@ -40,7 +40,7 @@ struct StatsFixture {
             User(id: 2, login: "bob", fullName: "Bob Stone", createdAt: 0, updatedAt: 0),
             User(id: 3, login: "mallory", fullName: hostile, createdAt: 0, updatedAt: 0),
         ]
-        try await archive.upsertUsers(rawItems: users.map(\.json), at: crawled)
+        try await archive.storeUsers(rawItems: users.map(\.json), at: crawled)
         let dialogs = [
             Dialog(
                 id: privateID, type: .private, name: nil, userID: 1, occupantIDs: [1, 2], createdAt: 0, updatedAt: 0),
@@ -49,7 +49,7 @@ struct StatsFixture {
             Dialog(
                 id: publicID, type: .publicGroup, name: "Lobby", userID: 1, occupantIDs: [], createdAt: 0, updatedAt: 0),
         ]
-        try await archive.upsertDialogs(rawItems: dialogs.map(\.json), at: crawled)
+        try await archive.storeDialogs(rawItems: dialogs.map(\.json), at: crawled)
 
         let nine = monday + 9 * 3600
         let p = [
@@ -60,7 +60,7 @@ struct StatsFixture {
             message(5, privateID, sender: 2, at: nine + 960 + 3600),  // reply after 3,600 s
             message(6, privateID, sender: 2, at: monday + 11 * 3600),
         ]
-        try await archive.writePage(dialogID: privateID, rawItems: p.map(\.json), cursor: nil, at: crawled)
+        try await archive.storeMessages(dialogID: privateID, rawItems: p.map(\.json), cursor: nil, at: crawled)
         let image = Attachment(type: "image", id: "1")
         let file = Attachment(type: "file", id: "2")
         let g = [
@@ -69,11 +69,11 @@ struct StatsFixture {
             message(13, groupID, sender: 2, at: monday + 9 * 3600 + 2700),
             message(14, groupID, sender: 3, at: monday + 86_400 + 23 * 3600),
         ]
-        try await archive.writePage(dialogID: groupID, rawItems: g.map(\.json), cursor: nil, at: crawled)
+        try await archive.storeMessages(dialogID: groupID, rawItems: g.map(\.json), cursor: nil, at: crawled)
         for edit in 1...2 {
             let edited = message(
                 13, groupID, sender: 2, at: monday + 9 * 3600 + 2700, text: "edit \(edit)", updatedAt: crawled + edit)
-            try await archive.writePage(dialogID: groupID, rawItems: [edited.json], cursor: nil, at: crawled + edit)
+            try await archive.storeMessages(dialogID: groupID, rawItems: [edited.json], cursor: nil, at: crawled + edit)
         }
         _ = try await archive.tombstoneMessages(ids: [id(14)], at: crawled + 5)
 
@@ -81,7 +81,7 @@ struct StatsFixture {
         try await archive.recordServerCount(dialogID: publicID, count: 0, at: crawled + 10)
         // p7 arrives after the reconcile: archived now, not at the count. Tuesday 2024-03-12, 11:00.
         let late = message(7, privateID, sender: 1, at: monday + 8 * 86_400 + 11 * 3600)  // reply after 691,200 s
-        try await archive.writePage(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
+        try await archive.storeMessages(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
         // Read back read-only, as `qbarchive stats` and the service open it.
         return StatsFixture(directory: directory, archive: try SQLiteArchive.openReadOnly(at: path))
     }

@@ -32,7 +32,7 @@ struct ArchiveFixture {
     init() async throws {
         directory = try TemporaryDirectory()
         archive = try SQLiteArchive.create(at: directory.file("chat.qbarchive"), now: Self.baseTime)
-        try await archive.upsertDialogs(
+        try await archive.storeDialogs(
             rawItems: [Self.dialog(Self.dialogID).json, Self.dialog(Self.otherDialogID).json], at: Self.baseTime)
     }
 
@@ -64,7 +64,17 @@ struct ArchiveFixture {
     @discardableResult
     func write(_ messages: [Message], dialogID: String = dialogID, at time: Int = baseTime) async throws -> PageCounts {
         let cursor = CrawlCursor().advanced(over: messages)
-        return try await archive.writePage(dialogID: dialogID, rawItems: messages.map(\.json), cursor: cursor, at: time)
+        return try await archive.storeMessages(
+            dialogID: dialogID, rawItems: messages.map(\.json), cursor: cursor, at: time)
+    }
+
+    /// Every message through a snapshot's stream, in export order.
+    func streamed(matching query: Query? = nil) async throws -> [SearchHit] {
+        try await archive.withSnapshot { snapshot in
+            var hits: [SearchHit] = []
+            for try await batch in snapshot.messages(matching: query) { hits += batch.items }
+            return hits
+        }
     }
 }
 

@@ -184,7 +184,7 @@ struct ArchiveOpeningTests {
         #expect(reader.isReadOnly)
         #expect(try await reader.counts().messages == 1)
         await #expect(throws: DatabaseError.self) {
-            try await reader.writePage(
+            try await reader.storeMessages(
                 dialogID: ArchiveFixture.dialogID, rawItems: [ArchiveFixture.message(2, text: "nope").json],
                 cursor: CrawlCursor())
         }

@@ -21,24 +21,27 @@ struct ExportTests {
         try await fixture.write([F.message(2, text: "b", offset: 10)])
         try await fixture.archive.tombstoneMessages(ids: [F.objectID(4)])
 
-        var seen: [String] = []
-        try fixture.archive.forEachMessage { seen.append($0.text ?? "") }
+        let seen = try await fixture.streamed().map { $0.message.text ?? "" }
         // Dialog D1A (ids 2, 4 at +10; 5 at +30) sorts before D1B (3 at +10; 1 at +20).
         #expect(seen == ["b", "d", "e", "c", "a"])
     }
 
-    @Test func anErrorInTheBodyStopsTheStream() async throws {
+    @Test func anErrorInTheConsumerStopsTheStreamAndEndsTheSnapshot() async throws {
         struct Stop: Error {}
         let fixture = try await ArchiveFixture()
-        try await fixture.write((1...3).map { F.message($0, text: "m\($0)", offset: $0) })
-        var count = 0
-        #expect(throws: Stop.self) {
-            try fixture.archive.forEachMessage { _ in
-                count += 1
-                if count == 2 { throw Stop() }
+        try await fixture.write((1...2500).map { F.message($0, text: "m\($0)", offset: $0) })
+        await #expect(throws: Stop.self) {
+            try await fixture.archive.withSnapshot { snapshot in
+                var count = 0
+                for try await batch in snapshot.messages(matching: nil) {
+                    count += batch.items.count
+                    if count >= 1000 { throw Stop() }
+                }
             }
         }
-        #expect(count == 2)
+        // The producer ended with the snapshot: reading and writing go on.
+        try await fixture.write([F.message(9999, text: "after", offset: 9999)])
+        #expect(try await fixture.streamed().count == 2501)
     }
 
     @Test func aTwentyThousandMessageIngestStaysConsistent() async throws {
@@ -55,7 +58,7 @@ struct ExportTests {
                 return F.message(number + 1, text: "\(phrases[number % phrases.count]) #\(number)", offset: number / 3)
             }
             cursor = cursor.advanced(over: messages)
-            let counts = try await fixture.archive.writePage(
+            let counts = try await fixture.archive.storeMessages(
                 dialogID: F.dialogID, rawItems: messages.map(\.json), cursor: cursor)
             #expect(counts.new == pageSize)
         }
@@ -67,8 +70,6 @@ struct ExportTests {
         }
         #expect(integrity == ["ok"])
         try await expectIndexesConsistent(fixture.archive)
-        var streamed = 0
-        try fixture.archive.forEachMessage { _ in streamed += 1 }
-        #expect(streamed == 20_000)
+        #expect(try await fixture.streamed().count == 20_000)
     }
 }

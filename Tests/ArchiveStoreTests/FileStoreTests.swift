@@ -149,8 +149,9 @@ struct FileStoreTests {
         let archive = fixture.archive
         try await archive.markFilesUnindexed()
         let message = ArchiveFixture.message(1, text: "x", attachments: [Attachment(type: "image", uid: "late")])
-        try await archive.writePage(
-            dialogID: ArchiveFixture.dialogID, messages: [(message, message.json)], cursor: nil, indexFiles: false)
+        try await archive.storeMessages(
+            [(message, message.json)], dialogID: ArchiveFixture.dialogID, cursor: nil, observedAt: ArchiveTime.now(),
+            indexFiles: false)
         #expect(try await archive.fileCounts().total == 0)
         #expect(try await archive.indexFilesIfNeeded() == 1)
         #expect(try await archive.fileCounts().total == 1)

@@ -38,8 +38,8 @@ struct HistoryTests {
         let fixture = try await ArchiveFixture()  // dialog seen at baseTime with occupants 1, 2, 3
         let t1 = F.baseTime + 3600
         let t2 = F.baseTime + 7200
-        try await fixture.archive.upsertDialogs(rawItems: [F.dialog(F.dialogID, occupants: [1, 3, 4]).json], at: t1)
-        let counts = try await fixture.archive.upsertDialogs(
+        try await fixture.archive.storeDialogs(rawItems: [F.dialog(F.dialogID, occupants: [1, 3, 4]).json], at: t1)
+        let counts = try await fixture.archive.storeDialogs(
             rawItems: [F.dialog(F.dialogID, occupants: [1, 3, 4, 2]).json], at: t2)
         #expect(counts == UpsertCounts(changed: 1))
 
@@ -54,7 +54,7 @@ struct HistoryTests {
 
     @Test func dialogsSeenAgainUnchangedOnlyMoveLastSeen() async throws {
         let fixture = try await ArchiveFixture()
-        let counts = try await fixture.archive.upsertDialogs(rawItems: [F.dialog(F.dialogID).json], at: F.baseTime + 1)
+        let counts = try await fixture.archive.storeDialogs(rawItems: [F.dialog(F.dialogID).json], at: F.baseTime + 1)
         #expect(counts == UpsertCounts(unchanged: 1))
         #expect(try await fixture.archive.membership(dialogID: F.dialogID).count == 3)
     }
@@ -75,11 +75,11 @@ struct HistoryTests {
         let fixture = try await ArchiveFixture()
         let anna = User(
             id: 1, login: "anna", fullName: "Anna Müller", createdAt: 1, updatedAt: 2, extra: ["website": "x"])
-        #expect(try await fixture.archive.upsertUsers(rawItems: [anna.wrapped]) == UpsertCounts(new: 1))
-        #expect(try await fixture.archive.upsertUsers(rawItems: [anna.json]) == UpsertCounts(unchanged: 1))
+        #expect(try await fixture.archive.storeUsers(rawItems: [anna.wrapped]) == UpsertCounts(new: 1))
+        #expect(try await fixture.archive.storeUsers(rawItems: [anna.json]) == UpsertCounts(unchanged: 1))
         var renamed = anna
         renamed.fullName = "Anna Schmidt"
-        #expect(try await fixture.archive.upsertUsers(rawItems: [renamed.json]) == UpsertCounts(changed: 1))
+        #expect(try await fixture.archive.storeUsers(rawItems: [renamed.json]) == UpsertCounts(changed: 1))
         let raw = try await fixture.archive.pool.read { db in
             try String.fetchOne(db, sql: "SELECT raw FROM users WHERE id = 1")
         }
@@ -90,11 +90,12 @@ struct HistoryTests {
     @Test func runsAreRecorded() async throws {
         let fixture = try await ArchiveFixture()
         #expect(try await fixture.archive.lastCompletedRunStart() == nil)
-        let first = try await fixture.archive.beginRun(scope: "user", at: 100)
+        let first = try await fixture.archive.beginRun(scope: "user", query: nil, at: 100)
         #expect(try await fixture.archive.runs().first?.status == .running)
-        try await fixture.archive.finishRun(first, status: .complete, counts: RunCounts(dialogs: 2), at: 150)
+        try await fixture.archive.finishRun(
+            first, status: .complete, counts: RunCounts(dialogs: 2), error: nil, at: 150)
 
-        let second = try await fixture.archive.beginRun(scope: "app", at: 200)
+        let second = try await fixture.archive.beginRun(scope: "app", query: nil, at: 200)
         let counts = RunCounts(dialogs: 2, newMessages: 10, editedMessages: 1, requests: 7, retries: 1, bytes: 4096)
         try await fixture.archive.finishRun(second, status: .partial, counts: counts, error: "HTTP 503", at: 260)
         let run = try #require(try await fixture.archive.runs(limit: 1).first)

@@ -33,7 +33,7 @@ struct PageWriteTests {
             "date_sent": 1_709_294_400, "sender_id": 2, "recipient_id": nil, "read_ids": [2], "delivered_ids": [2],
             "attachments": [["type": "image", "id": 47863]], "priority": "high", "new_api_field": ["x": 1],
         ]
-        try await fixture.archive.writePage(dialogID: F.dialogID, rawItems: [raw], cursor: CrawlCursor())
+        try await fixture.archive.storeMessages(dialogID: F.dialogID, rawItems: [raw], cursor: CrawlCursor())
         let stored = try #require(try await fixture.archive.messageHistory(id: F.objectID(7))).current
         #expect(stored.raw == raw.jsonString)
         #expect(stored.customJSON == #"{"new_api_field":{"x":1},"priority":"high"}"#)
@@ -124,7 +124,8 @@ struct PageWriteTests {
             F.message(1, text: "a", offset: 0), F.message(2, text: "b", offset: 5), F.message(3, text: "c", offset: 5),
         ]
         let cursor = CrawlCursor().advanced(over: page)
-        try await fixture.archive.writePage(dialogID: F.dialogID, rawItems: page.map(\.json), cursor: cursor, at: 42)
+        try await fixture.archive.storeMessages(
+            dialogID: F.dialogID, rawItems: page.map(\.json), cursor: cursor, at: 42)
         let state = try #require(try await fixture.archive.crawlState(dialogID: F.dialogID))
         #expect(state.cursor == CrawlCursor(dateSent: F.baseTime + 5, idsAtDateSent: [F.objectID(2), F.objectID(3)]))
         #expect(state.changedAt == 42)
@@ -136,7 +137,7 @@ struct PageWriteTests {
         try await fixture.write([F.message(1, text: "eins", offset: 100)])
         let before = try await fixture.archive.crawlState(dialogID: F.dialogID)
         let edit = F.message(1, text: "eins (bearbeitet)", offset: 100, updatedAt: F.baseTime + 500)
-        let counts = try await fixture.archive.writePage(dialogID: F.dialogID, rawItems: [edit.json], cursor: nil)
+        let counts = try await fixture.archive.storeMessages(dialogID: F.dialogID, rawItems: [edit.json], cursor: nil)
         #expect(counts.edited == 1)
         #expect(try await fixture.archive.crawlState(dialogID: F.dialogID) == before)
     }
@@ -193,7 +194,7 @@ struct PageWriteTests {
             try await fixture.write([F.message(1, text: "ok"), stray])
         }
         await #expect(throws: ArchiveError.self) {
-            try await fixture.archive.writePage(
+            try await fixture.archive.storeMessages(
                 dialogID: F.dialogID, rawItems: [F.message(1, text: "ok").json, ["message": "no id"]],
                 cursor: CrawlCursor())
         }

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import QuickBlox
 import Synchronization

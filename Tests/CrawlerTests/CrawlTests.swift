@@ -189,7 +189,7 @@ struct CrawlTests {
         try await Self.run { setup in
             let complete = try await setup.crawl(.app)
             #expect(complete.status == .complete)
-            let dialogs: Set<String> = try await setup.archive.liveDialogIDs()
+            let dialogs = Set(try await setup.archive.liveDialogIDs())
             // The same seeded data behind a server failing most requests, each tried twice. Fault decisions
             // follow the seed, and the lists are read one user at a time, so the same users fail every time.
             var flakyConfiguration = setup.emulator.configuration
@@ -214,7 +214,7 @@ struct CrawlTests {
                 }
                 #expect(!hidden.isEmpty, "some dialog was listed only for users whose list failed")
                 #expect(summary.dialogsDeleted == 0)
-                let after: Set<String> = try await setup.archive.liveDialogIDs()
+                let after = Set(try await setup.archive.liveDialogIDs())
                 #expect(after == dialogs, "no dialog tombstoned")
                 #expect(summary.line.contains("users' dialog lists failed"))
             }

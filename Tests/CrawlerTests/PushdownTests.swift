@@ -25,7 +25,7 @@ struct PushdownTests {
                 logger: CrawlTests.quiet)
             let dialogs = try await setup.archive.liveDialogIDs() as [String]
             let readers = try await Self.readers(setup.archive, dialogs: dialogs)
-            let parser = QueryParser(now: SQLiteArchive.now())
+            let parser = QueryParser(now: ArchiveTime.now())
             var nonEmpty = 0
             for text in Self.queries {
                 let query = try parser.parse(text)
@@ -56,7 +56,7 @@ struct PushdownTests {
     @Test func aTargetedCrawlFetchesOnlyMatchesAndLeavesFullRunsWhole() async throws {
         try await CrawlTests.run { setup in
             let text = "sender_id in (100002, 100003) date >= 2025-04-01"
-            let pushdown = QueryPushdown(try QueryParser(now: SQLiteArchive.now()).parse(text))
+            let pushdown = QueryPushdown(try QueryParser(now: ArchiveTime.now()).parse(text))
             let targeted = try await setup.crawl(.app) { options in
                 options.query = text
                 options.messageFilters = pushdown.filters.map(\.queryItem)

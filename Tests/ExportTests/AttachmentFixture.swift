@@ -30,7 +30,7 @@ struct AttachmentFixture: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let archive = try SQLiteArchive.create(
             at: directory.appendingPathComponent("archive.sqlite").path, now: baseTime)
-        try await archive.upsertDialogs(
+        try await archive.storeDialogs(
             rawItems: [dialogA, dialogB].map {
                 Dialog(
                     id: $0, type: .group, name: "Room \($0.suffix(2))", userID: 1, occupantIDs: [1, 2],
@@ -56,19 +56,19 @@ struct AttachmentFixture: Sendable {
                 createdAt: baseTime + number * 60, updatedAt: baseTime + number * 60 + edit
             ).json
         }
-        try await archive.writePage(
+        try await archive.storeMessages(
             dialogID: dialogA,
             rawItems: [
                 message(1, dialogA, "the photo", [photo]), message(2, dialogA, nil, [shared, shared]),
                 message(3, dialogA, "too big to keep", [video]), message(4, dialogA, "voice note", [listed]),
                 message(5, dialogA, "gone and elsewhere", [gone, external, location]),
             ], cursor: nil, at: baseTime + 1000)
-        try await archive.writePage(
+        try await archive.storeMessages(
             dialogID: dialogB,
             rawItems: [message(6, dialogB, "same report", [shared]), message(7, dialogB, "draft", [before])],
             cursor: nil, at: baseTime + 1000)
         // The draft is edited to attach another file: the first one lives on in the revision only.
-        try await archive.writePage(
+        try await archive.storeMessages(
             dialogID: dialogB, rawItems: [message(7, dialogB, "final", [after], edit: 30)], cursor: nil,
             at: baseTime + 2000)
 

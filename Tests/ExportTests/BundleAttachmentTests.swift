@@ -20,7 +20,7 @@ struct BundleAttachmentTests {
         let fixture = try await F.make()
         defer { fixture.remove() }
         let path = fixture.path("case.\(container.fileExtension)")
-        let summary = try BundleExport(selection: Self.everything, container: container, toolVersion: "t")
+        let summary = try await BundleExport(selection: Self.everything, container: container, toolVersion: "t")
             .run(archive: fixture.archive, to: path)
         let entries = try F.entries(path)
         let hashes = Self.storedKeys.map(fixture.sha256).sorted()
@@ -51,7 +51,7 @@ struct BundleAttachmentTests {
         let fixture = try await F.make()
         defer { fixture.remove() }
         let path = fixture.path("case.tar.gz")
-        _ = try BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
+        _ = try await BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
         let entries = Dictionary(uniqueKeysWithValues: try F.entries(path).map { ($0.path, $0.bytes) })
         let messages = try ExportTests.lines(entries["messages.jsonl"])
         func files(_ number: Int) -> [JSONValue] {
@@ -99,7 +99,7 @@ struct BundleAttachmentTests {
         let fixture = try await F.make()
         defer { fixture.remove() }
         let path = fixture.path("case.\(container.fileExtension)")
-        let summary = try BundleExport(selection: Self.everything, container: container, toolVersion: "t")
+        let summary = try await BundleExport(selection: Self.everything, container: container, toolVersion: "t")
             .run(archive: fixture.archive, to: path)
         // The same container, written again with one byte of one attachment changed (no checksum file).
         let target = "attachments/\(fixture.sha256("uid:u-shared"))"
@@ -118,7 +118,7 @@ struct BundleAttachmentTests {
             try BundleVerifier().verify(path: tampered)
         }
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
-        #expect(throws: BundleProblem.self) { try BundleImport().run(bundle: tampered, into: restored) }
+        await #expect(throws: BundleProblem.self) { try await BundleImport().run(bundle: tampered, into: restored) }
         #expect(restored.fileStore.allDigests().isEmpty)
     }
 
@@ -126,7 +126,7 @@ struct BundleAttachmentTests {
         let fixture = try await F.make()
         defer { fixture.remove() }
         let path = fixture.path("lean.zip")
-        let summary = try BundleExport(
+        let summary = try await BundleExport(
             selection: Self.everything, container: .zip, toolVersion: "t", attachments: false
         )
         .run(archive: fixture.archive, to: path)
@@ -146,7 +146,7 @@ struct BundleAttachmentTests {
 
         // Imported, the references come back; the files stay to be fetched, absences keep their reasons.
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
-        let imported = try BundleImport().run(bundle: path, into: restored)
+        let imported = try await BundleImport().run(bundle: path, into: restored)
         #expect(imported.files == 0 && restored.fileStore.allDigests().isEmpty)
         let rows = try await restored.files(keys: ["uid:u-photo", "uid:u-big", "id:4711"])
         #expect(rows["uid:u-photo"]?.status == .listed)
@@ -160,13 +160,13 @@ struct BundleAttachmentTests {
         defer { fixture.remove() }
         let export = BundleExport(selection: Self.everything, container: container, toolVersion: "t")
         let name = "first.\(container.fileExtension)"
-        let first = try export.run(archive: fixture.archive, to: fixture.path(name))
+        let first = try await export.run(archive: fixture.archive, to: fixture.path(name))
 
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: fixture.path(name)) {
-            try restored.adoptIdentity(identity)
+            try await restored.adoptIdentity(identity)
         }
-        let summary = try BundleImport().run(bundle: fixture.path(name), into: restored)
+        let summary = try await BundleImport().run(bundle: fixture.path(name), into: restored)
         #expect(summary.files == 4 && summary.fileBytes == fixture.stored.values.map(\.count).reduce(0, +))
         let rows = try await restored.files(keys: Self.storedKeys)
         for key in Self.storedKeys {
@@ -179,23 +179,23 @@ struct BundleAttachmentTests {
         let report = try await restored.verifyFileStore()
         #expect(report.isIntact && report.checked == 4 && report.unreferenced.isEmpty)
 
-        let second = try export.run(archive: restored, to: fixture.path("second"))
+        let second = try await export.run(archive: restored, to: fixture.path("second"))
         #expect(second.sha256 == first.sha256)
         // Idempotent: again into the restored archive, and into the original one.
-        #expect(try BundleImport().run(bundle: fixture.path(name), into: restored).inserted == 0)
-        #expect(try BundleImport().run(bundle: fixture.path(name), into: fixture.archive).inserted == 0)
+        await #expect(try BundleImport().run(bundle: fixture.path(name), into: restored).inserted == 0)
+        await #expect(try BundleImport().run(bundle: fixture.path(name), into: fixture.archive).inserted == 0)
         #expect(try await restored.files(keys: ["uid:u-photo"])["uid:u-photo"]?.source == "import of \(name)")
         #expect(try await fixture.archive.files(keys: ["uid:u-photo"])["uid:u-photo"]?.source == "GET /blobs/u-photo")
-        #expect(try export.run(archive: restored, to: fixture.path("third")).sha256 == first.sha256)
+        await #expect(try export.run(archive: restored, to: fixture.path("third")).sha256 == first.sha256)
     }
 
     @Test func splitPartsNeverSplitAFileAndEachVerifiesAlone() async throws {
         let fixture = try await F.make(big: true)
         defer { fixture.remove() }
         let limit = 100 * 1024
-        let whole = try BundleExport(selection: Self.everything, toolVersion: "t").run(
+        let whole = try await BundleExport(selection: Self.everything, toolVersion: "t").run(
             archive: fixture.archive, to: fixture.path("whole.tar.gz"))
-        let split = try BundleExport(selection: Self.everything, toolVersion: "t", maxPartSize: limit).run(
+        let split = try await BundleExport(selection: Self.everything, toolVersion: "t", maxPartSize: limit).run(
             archive: fixture.archive, to: fixture.path("split.tar.gz"))
         #expect(split.parts.count > 2)
         let inParts = split.parts.flatMap { $0.manifest.files.filter { $0.path != "README.txt" } }
@@ -218,11 +218,11 @@ struct BundleAttachmentTests {
 
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: split.parts[0].path) {
-            try restored.adoptIdentity(identity)
+            try await restored.adoptIdentity(identity)
         }
-        let summary = try BundleImport().run(bundles: split.parts.map(\.path).reversed(), into: restored)
+        let summary = try await BundleImport().run(bundles: split.parts.map(\.path).reversed(), into: restored)
         #expect(summary.files == 4)
-        let again = try BundleExport(selection: Self.everything, toolVersion: "t").run(
+        let again = try await BundleExport(selection: Self.everything, toolVersion: "t").run(
             archive: restored, to: fixture.path("again.tar.gz"))
         #expect(again.sha256 == whole.sha256)
     }
@@ -235,19 +235,19 @@ struct BundleAttachmentTests {
         bytes[10] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: fixture.archive.fileStore.path(for: sha256)))
         let path = fixture.path("case.tar.gz")
-        #expect(throws: ExportError.self) {
-            try BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
+        await #expect(throws: ExportError.self) {
+            try await BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
         try FileManager.default.removeItem(atPath: fixture.archive.fileStore.path(for: sha256))
-        #expect(
+        await #expect(
             throws: ExportError.attachmentUnavailable(
                 sha256: sha256, reason: "it is not in the file store \(fixture.archive.fileStore.root)")
         ) {
-            try BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
+            try await BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
         }
         // Without the files, the export still works.
-        _ = try BundleExport(selection: Self.everything, toolVersion: "t", attachments: false).run(
+        _ = try await BundleExport(selection: Self.everything, toolVersion: "t", attachments: false).run(
             archive: fixture.archive, to: path)
         let left = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path)
         #expect(left.allSatisfy { !$0.hasPrefix(".") }, "\(left)")
@@ -256,13 +256,13 @@ struct BundleAttachmentTests {
     @Test func jsonLinesAndCSVNameTheFilesTheyDoNotCarry() async throws {
         let fixture = try await F.make()
         defer { fixture.remove() }
-        _ = try MessageExport(selection: Self.everything, format: .jsonl).run(
+        _ = try await MessageExport(selection: Self.everything, format: .jsonl).run(
             archive: fixture.archive, to: fixture.path("all.jsonl"))
         let lines = try ExportTests.lines(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.path("all.jsonl")))))
         let photo = try #require(lines.first?["attachment_files"]?.arrayValue?.first)
         #expect(photo["path"] == JSONValue.null && photo["sha256"] == .string(fixture.sha256("uid:u-photo")))
         #expect(photo["note"] == "stored in the archive; only bundles carry files")
-        _ = try MessageExport(selection: Self.everything, format: .csv).run(
+        _ = try await MessageExport(selection: Self.everything, format: .csv).run(
             archive: fixture.archive, to: fixture.path("all.csv"))
         let csv = try StrictCSV.parse(try String(contentsOfFile: fixture.path("all.csv"), encoding: .utf8))
         #expect(csv.first == ExportRecord.csvColumns)

@@ -13,19 +13,21 @@ struct ExportTests {
     static let version = "0.1.0-test"
 
     /// Every archived message, in export order, with names.
-    static func archived(_ archive: SQLiteArchive, _ query: Query? = nil) throws -> [SearchHit] {
-        var hits: [SearchHit] = []
-        try archive.withSnapshot { snapshot in try snapshot.forEachMessage(matching: query) { hits.append($0) } }
-        return hits
+    static func archived(_ archive: any ArchiveReader, _ query: Query? = nil) async throws -> [SearchHit] {
+        try await archive.withSnapshot { snapshot in
+            var hits: [SearchHit] = []
+            for try await batch in snapshot.messages(matching: query) { hits += batch.items }
+            return hits
+        }
     }
 
     @Test func jsonLinesReadBackEqualTheArchive() async throws {
         let fixture = try await ExportFixture.make()
         defer { fixture.remove() }
-        let hits = try Self.archived(fixture.archive)
+        let hits = try await Self.archived(fixture.archive)
         #expect(hits.contains { $0.message.edited > 0 } && hits.contains { $0.message.deletedAt != nil })
         let path = fixture.path("all.jsonl")
-        let summary = try MessageExport(
+        let summary = try await MessageExport(
             selection: try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0),
             format: .jsonl, raw: true
         )
@@ -53,9 +55,9 @@ struct ExportTests {
     func csvReadsBackWithAStrictParser(excel: Bool) async throws {
         let fixture = try await ExportFixture.make()
         defer { fixture.remove() }
-        let hits = try Self.archived(fixture.archive)
+        let hits = try await Self.archived(fixture.archive)
         let path = fixture.path("all.csv")
-        _ = try MessageExport(
+        _ = try await MessageExport(
             selection: try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0), format: .csv,
             excel: excel
         )
@@ -86,13 +88,13 @@ struct ExportTests {
     @Test func aSelectionExportsOnlyItsMessagesAndWhatExplainsThem() async throws {
         let fixture = try await ExportFixture.make()
         defer { fixture.remove() }
-        let all = try Self.archived(fixture.archive)
+        let all = try await Self.archived(fixture.archive)
         let dialog = all[all.count / 2].message.dialogID
         let selection = try ExportSelection(
             whereText: "not deleted:true", dialogID: dialog, since: nil, until: nil, now: 0)
         let expected = all.filter { $0.message.dialogID == dialog && $0.message.deletedAt == nil }
         let path = fixture.path("one.tar.gz")
-        let summary = try BundleExport(selection: selection, toolVersion: Self.version).run(
+        let summary = try await BundleExport(selection: selection, toolVersion: Self.version).run(
             archive: fixture.archive, to: path)
         #expect(summary.messages == expected.count)
         let entries = try Self.entries(path)
@@ -111,7 +113,7 @@ struct ExportTests {
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
         let path = fixture.path("all.\(container.fileExtension)")
-        let summary = try BundleExport(selection: everything, container: container, toolVersion: Self.version)
+        let summary = try await BundleExport(selection: everything, container: container, toolVersion: Self.version)
             .run(archive: fixture.archive, to: path)
         let entries = try Self.entries(path)
         let names = Array(entries.keys).sorted()
@@ -123,7 +125,8 @@ struct ExportTests {
         }
         // messages.jsonl in the bundle is byte for byte the JSON Lines export with raw records.
         let jsonl = fixture.path("all.jsonl")
-        _ = try MessageExport(selection: everything, format: .jsonl, raw: true).run(archive: fixture.archive, to: jsonl)
+        _ = try await MessageExport(selection: everything, format: .jsonl, raw: true).run(
+            archive: fixture.archive, to: jsonl)
         #expect(entries["messages.jsonl"] == Array(try Data(contentsOf: URL(fileURLWithPath: jsonl))))
         let counts = try await fixture.archive.counts()
         #expect(try Self.lines(entries["users.jsonl"]).count == counts.users)
@@ -131,7 +134,7 @@ struct ExportTests {
         #expect(try Self.lines(entries["revisions.jsonl"]).count == counts.revisions)
         #expect(try Self.lines(entries["deletions.jsonl"]).count == counts.deletedMessages + counts.deletedDialogs)
         #expect(summary.manifest.files.count == entries.count - 1)
-        let deleted = try #require(try Self.archived(fixture.archive).first { $0.message.deletedAt != nil })
+        let deleted = try await #require(try Self.archived(fixture.archive).first { $0.message.deletedAt != nil })
         let transcript = String(
             decoding: try #require(entries["transcripts/\(deleted.message.dialogID).txt"]), as: UTF8.self)
         #expect(transcript.contains("[deleted: gone from the server as of"))
@@ -159,14 +162,14 @@ struct ExportTests {
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
         let export = BundleExport(selection: everything, container: container, toolVersion: Self.version)
-        _ = try export.run(archive: fixture.archive, to: fixture.path("a"))
+        _ = try await export.run(archive: fixture.archive, to: fixture.path("a"))
         try await Task.sleep(for: .milliseconds(1100))
-        _ = try export.run(archive: fixture.archive, to: fixture.path("b"))
+        _ = try await export.run(archive: fixture.archive, to: fixture.path("b"))
         let a = try Data(contentsOf: URL(fileURLWithPath: fixture.path("a")))
         #expect(a == (try Data(contentsOf: URL(fileURLWithPath: fixture.path("b")))))
         var dated = export
         dated.createdAt = 1_700_000_000
-        let c = try dated.run(archive: fixture.archive, to: fixture.path("c"))
+        let c = try await dated.run(archive: fixture.archive, to: fixture.path("c"))
         #expect(c.manifest.body["created_at"] == .string("2023-11-14T22:13:20Z"))
         #expect(a != (try Data(contentsOf: URL(fileURLWithPath: fixture.path("c")))))
         // Nothing but the bundle and its checksum file is left in the directory (staging removed).
@@ -184,15 +187,15 @@ struct ExportTests {
         defer { fixture.remove() }
         let path = fixture.path("case.tar.gz")
         let some = try ExportSelection(whereText: "deleted = true", dialogID: nil, since: nil, until: nil, now: 0)
-        _ = try BundleExport(selection: some, container: .tarGz, toolVersion: Self.version)
+        _ = try await BundleExport(selection: some, container: .tarGz, toolVersion: Self.version)
             .run(archive: fixture.archive, to: path)
         #expect(try BundleVerifier().verify(path: path).sidecarChecked)
         // The checksum file's temporary name is taken by a directory, so it cannot be written.
         let blocker = fixture.path(".case.tar.gz.sha256.partial-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
-        #expect(throws: ExportError.self) {
-            _ = try BundleExport(selection: everything, container: .tarGz, toolVersion: Self.version)
+        await #expect(throws: ExportError.self) {
+            _ = try await BundleExport(selection: everything, container: .tarGz, toolVersion: Self.version)
                 .run(archive: fixture.archive, to: path)
         }
         let report = try BundleVerifier().verify(path: path)

@@ -13,15 +13,15 @@ struct ImportTests {
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
         let export = BundleExport(selection: everything, container: container, toolVersion: "t")
-        let first = try export.run(archive: fixture.archive, to: fixture.path("first"))
+        let first = try await export.run(archive: fixture.archive, to: fixture.path("first"))
 
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: fixture.path("first")) {
-            try restored.adoptIdentity(identity)
+            try await restored.adoptIdentity(identity)
         }
-        let summary = try BundleImport().run(bundle: fixture.path("first"), into: restored)
+        let summary = try await BundleImport().run(bundle: fixture.path("first"), into: restored)
         #expect(summary.inserted == summary.records && summary.records > 0)
-        let second = try export.run(archive: restored, to: fixture.path("second"))
+        let second = try await export.run(archive: restored, to: fixture.path("second"))
         #expect(second.sha256 == first.sha256)
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: fixture.path("first")))
@@ -29,8 +29,8 @@ struct ImportTests {
         #expect(try await restored.counts() == fixture.archive.counts().with(runs: 0))
 
         // Idempotent: again into the restored archive, and into the original one.
-        #expect(try BundleImport().run(bundle: fixture.path("first"), into: restored).inserted == 0)
-        #expect(try BundleImport().run(bundle: fixture.path("first"), into: fixture.archive).inserted == 0)
+        await #expect(try BundleImport().run(bundle: fixture.path("first"), into: restored).inserted == 0)
+        await #expect(try BundleImport().run(bundle: fixture.path("first"), into: fixture.archive).inserted == 0)
         // Search works on restored messages (both indexes were filled).
         let integrity = try await restored.pool.write { db in
             try db.execute(sql: "INSERT INTO message_words(message_words, rank) VALUES ('integrity-check', 1)")
@@ -44,13 +44,15 @@ struct ImportTests {
         let fixture = try await ExportFixture.make(messages: 100, dialogs: 3, changes: 10)
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
-        _ = try BundleExport(selection: everything, toolVersion: "t").run(
+        _ = try await BundleExport(selection: everything, toolVersion: "t").run(
             archive: fixture.archive, to: fixture.path("b"))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path("b")))
         bytes[bytes.count / 2] ^= 0x40
         try bytes.write(to: URL(fileURLWithPath: fixture.path("b")))
         let target = try SQLiteArchive.create(at: fixture.path("target.sqlite"))
-        #expect(throws: BundleProblem.self) { try BundleImport().run(bundle: fixture.path("b"), into: target) }
+        await #expect(throws: BundleProblem.self) {
+            try await BundleImport().run(bundle: fixture.path("b"), into: target)
+        }
         #expect(try await target.counts().messages == 0)
     }
 }
@@ -69,9 +71,9 @@ struct SplitBundleTests {
         let fixture = try await ExportFixture.make()
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
-        let whole = try BundleExport(selection: everything, toolVersion: "t").run(
+        let whole = try await BundleExport(selection: everything, toolVersion: "t").run(
             archive: fixture.archive, to: fixture.path("whole.tar.gz"))
-        let split = try BundleExport(selection: everything, toolVersion: "t", maxPartSize: 600 * 1024).run(
+        let split = try await BundleExport(selection: everything, toolVersion: "t", maxPartSize: 600 * 1024).run(
             archive: fixture.archive, to: fixture.path("split.tar.gz"))
         #expect(split.parts.count > 1)
         #expect(split.parts.map { URL(fileURLWithPath: $0.path).lastPathComponent }.first == "split.part01.tar.gz")
@@ -91,10 +93,10 @@ struct SplitBundleTests {
 
         let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
         if let identity = try BundleImport.identity(ofBundle: split.parts[0].path) {
-            try restored.adoptIdentity(identity)
+            try await restored.adoptIdentity(identity)
         }
-        _ = try BundleImport().run(bundles: split.parts.map(\.path).reversed(), into: restored)
-        let again = try BundleExport(selection: everything, toolVersion: "t").run(
+        _ = try await BundleImport().run(bundles: split.parts.map(\.path).reversed(), into: restored)
+        let again = try await BundleExport(selection: everything, toolVersion: "t").run(
             archive: restored, to: fixture.path("again.tar.gz"))
         #expect(again.sha256 == whole.sha256)
     }

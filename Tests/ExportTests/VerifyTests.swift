@@ -9,16 +9,13 @@ import Testing
 @Suite("verify: corruption, signatures and the audit log")
 struct VerifyTests {
     /// A small bundle: one dialog's messages.
-    static func smallBundle(_ fixture: ExportFixture, _ container: ContainerFormat, sign: String? = nil) throws
+    static func smallBundle(_ fixture: ExportFixture, _ container: ContainerFormat, sign: String? = nil) async throws
         -> String
     {
-        var dialog: String?
-        try fixture.archive.withSnapshot { snapshot in
-            try snapshot.forEachMessage(matching: nil) { hit in dialog = dialog ?? hit.message.dialogID }
-        }
+        let dialog = try await ExportTests.archived(fixture.archive).first?.message.dialogID
         let selection = try ExportSelection(whereText: nil, dialogID: dialog, since: nil, until: nil, now: 0)
         let path = fixture.path("small.\(container.fileExtension)")
-        _ = try BundleExport(selection: selection, container: container, signingKeyPath: sign, toolVersion: "t")
+        _ = try await BundleExport(selection: selection, container: container, signingKeyPath: sign, toolVersion: "t")
             .run(archive: fixture.archive, to: path)
         return path
     }
@@ -27,7 +24,7 @@ struct VerifyTests {
     func everySingleByteFlipFailsVerification(container: ContainerFormat) async throws {
         let fixture = try await ExportFixture.make(messages: 60, dialogs: 3, changes: 10)
         defer { fixture.remove() }
-        let path = try Self.smallBundle(fixture, container)
+        let path = try await Self.smallBundle(fixture, container)
         try FileManager.default.removeItem(atPath: path + ".sha256")  // the container itself must tell
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(try BundleVerifier().verify(path: path).canonical)
@@ -51,7 +48,7 @@ struct VerifyTests {
     @Test func theChecksumFileCatchesAnyChangeFirst() async throws {
         let fixture = try await ExportFixture.make(messages: 60, dialogs: 3, changes: 10)
         defer { fixture.remove() }
-        let path = try Self.smallBundle(fixture, .tarGz)
+        let path = try await Self.smallBundle(fixture, .tarGz)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[bytes.count / 2] ^= 1
         try bytes.write(to: URL(fileURLWithPath: path))
@@ -70,14 +67,14 @@ struct VerifyTests {
         #expect(throws: ExportError.self) { try SigningKey.generate(at: key) }  // never overwritten
         let attributes = try FileManager.default.attributesOfItem(atPath: key)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let path = try Self.smallBundle(fixture, .zip, sign: key)
+        let path = try await Self.smallBundle(fixture, .zip, sign: key)
         let report = try BundleVerifier(publicKeyPath: key + ".pub").verify(path: path)
         #expect(report.signer == fingerprint)
         _ = try SigningKey.generate(at: fixture.path("other"))
         #expect(throws: BundleProblem.self) {
             try BundleVerifier(publicKeyPath: fixture.path("other.pub")).verify(path: path)
         }
-        let unsigned = try Self.smallBundle(fixture, .tarGz)
+        let unsigned = try await Self.smallBundle(fixture, .tarGz)
         #expect(throws: BundleProblem(file: "manifest.sig", reason: "is missing: the bundle is not signed")) {
             try BundleVerifier(publicKeyPath: key + ".pub").verify(path: unsigned)
         }
@@ -92,7 +89,7 @@ struct VerifyTests {
             format: .jsonl,
             selection: try ExportSelection(whereText: "hello", dialogID: nil, since: nil, until: nil, now: 0),
             version: "t")
-        let result = try job.run(archive: fixture.archive, path: fixture.path("hello.jsonl"))
+        let result = try await job.run(archive: fixture.archive, path: fixture.path("hello.jsonl"))
         #expect(await job.audit(result, archive: fixture.archive, path: fixture.path("hello.jsonl"), at: 5))
         #expect(await job.audit(result, archive: fixture.archive, path: "again", at: 6))
         let entries = try await fixture.archive.auditEntries()
@@ -126,8 +123,8 @@ struct VerifyTests {
                 !$0.hasPrefix(".")
             })
         let bad = try ExportSelection(whereText: "from:nobody", dialogID: nil, since: nil, until: nil, now: 0)
-        #expect(throws: (any Error).self) {
-            try BundleExport(selection: bad, toolVersion: "t").run(
+        await #expect(throws: (any Error).self) {
+            try await BundleExport(selection: bad, toolVersion: "t").run(
                 archive: fixture.archive, to: fixture.path("b.tar.gz"))
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path)

@@ -37,7 +37,7 @@ struct SearchCorpus {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let archive = try SQLiteArchive.create(at: directory + "/search.sqlite", now: baseTime)
         let users = (1...6).map { User(id: $0, login: "user\($0)", fullName: "User \($0)", createdAt: 0, updatedAt: 0) }
-        try await archive.upsertUsers(rawItems: users.map(\.json), at: baseTime)
+        try await archive.storeUsers(rawItems: users.map(\.json), at: baseTime)
         let types: [DialogType] = [.private, .group, .publicGroup]
         let dialogs = (0..<5).map { index in
             Dialog(
@@ -45,7 +45,7 @@ struct SearchCorpus {
                 userID: 1, occupantIDs: Array(Set((0..<3).map { _ in 1 + Int(random.next() % 6) })).sorted(),
                 createdAt: baseTime - 86_400, updatedAt: baseTime)
         }
-        try await archive.upsertDialogs(rawItems: dialogs.map(\.json), at: baseTime)
+        try await archive.storeDialogs(rawItems: dialogs.map(\.json), at: baseTime)
 
         var entries: [Entry] = []
         for number in 0..<count {
@@ -71,14 +71,14 @@ struct SearchCorpus {
         }
         for dialog in dialogs {
             let page = entries.filter { $0.dialog.id == dialog.id }.map(\.message).sorted { $0.dateSent < $1.dateSent }
-            try await archive.writePage(dialogID: dialog.id, rawItems: page.map(\.json), cursor: nil, at: baseTime)
+            try await archive.storeMessages(dialogID: dialog.id, rawItems: page.map(\.json), cursor: nil, at: baseTime)
         }
         // Edit some messages (a revision each) and tombstone others.
         for index in entries.indices where random.next() % 10 == 0 {
             entries[index].message.text = "edited " + (entries[index].message.text ?? "") + " refund"
             entries[index].message.updatedAt = (entries[index].message.updatedAt ?? 0) + 5000
             entries[index].edited = true
-            try await archive.writePage(
+            try await archive.storeMessages(
                 dialogID: entries[index].dialog.id, rawItems: [entries[index].message.json], cursor: nil,
                 at: baseTime + 10)
         }

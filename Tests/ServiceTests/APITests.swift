@@ -30,7 +30,7 @@ struct APITests {
             let page = try second.json
             #expect(page["limit"] == .int(2) && page["offset"] == .int(1) && page["sort"] == .string("date"))
             let oldest = try await archive.search(
-                try QueryParser(now: SQLiteArchive.now()).parse("refund"),
+                try QueryParser(now: ArchiveTime.now()).parse("refund"),
                 options: SearchOptions(limit: 2, offset: 1, sort: .oldest))
             #expect(page["hits"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == oldest.map(\.message.id))
         }

@@ -66,10 +66,10 @@ struct FileSafetyTests {
         defer { fixture.remove() }
         let archive = try SQLiteArchive.open(at: fixture.archivePath)
         let override = "\u{202E}gnp.exe\u{202C}"
-        let now = SQLiteArchive.now()
-        try await archive.upsertUsers(
+        let now = ArchiveTime.now()
+        try await archive.storeUsers(
             rawItems: [User(id: 991, login: "rtl", fullName: "admin" + override, createdAt: 0, updatedAt: 0).json])
-        try await archive.upsertDialogs(rawItems: [
+        try await archive.storeDialogs(rawItems: [
             Dialog(
                 id: "0000000000000000000b1d10", type: .group, name: "Room" + override, userID: 991,
                 occupantIDs: [991], createdAt: now - 10, updatedAt: now
@@ -79,7 +79,7 @@ struct FileSafetyTests {
             id: "0000000000000000000b1d11", chatDialogID: "0000000000000000000b1d10", text: "refund " + override,
             dateSent: now - 5, senderID: 991, recipientID: nil, attachments: [], readIDs: [], createdAt: now - 5,
             updatedAt: now - 5, extra: [:])
-        _ = try await archive.writePage(dialogID: "0000000000000000000b1d10", rawItems: [message.json], cursor: nil)
+        _ = try await archive.storeMessages(dialogID: "0000000000000000000b1d10", rawItems: [message.json], cursor: nil)
         try await fixture.serve { client in
             let search = try await client.execute(uri: "/search?q=refund", method: .get).text
             #expect(search.contains("<bdi>Room" + override + "</bdi>"))

@@ -22,8 +22,8 @@ struct FileServingTests {
     /// A dialog with one message attaching a PNG, an HTML page, an SVG, a PDF with a hostile name (all
     /// stored) and a file that was never downloaded.
     static func addFiles(to archive: SQLiteArchive) async throws -> Stored {
-        let now = SQLiteArchive.now()
-        try await archive.upsertDialogs(rawItems: [
+        let now = ArchiveTime.now()
+        try await archive.storeDialogs(rawItems: [
             Dialog(
                 id: dialogID, type: .group, name: "Files", userID: 100_001, occupantIDs: [100_001],
                 createdAt: now - 100, updatedAt: now
@@ -40,7 +40,7 @@ struct FileServingTests {
                 Attachment(type: "file", uid: "f-pdf", name: hostileName),
                 Attachment(type: "audio", uid: "f-missing", name: "voice.m4a"),
             ], readIDs: [], createdAt: now - 50, updatedAt: now - 50, extra: [:])
-        _ = try await archive.writePage(dialogID: dialogID, rawItems: [message.json], cursor: nil)
+        _ = try await archive.storeMessages(dialogID: dialogID, rawItems: [message.json], cursor: nil)
         func store(_ key: String, _ bytes: [UInt8], _ type: String) async throws -> String {
             let writer = try archive.fileStore.makeWriter()
             _ = bytes.withUnsafeBytes { writer.write($0) }

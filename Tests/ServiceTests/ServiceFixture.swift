@@ -73,10 +73,10 @@ struct ServiceFixture: Sendable {
 
     /// A group whose name, member and message are HTML, and whose message was edited once.
     static func addHostileDialog(to archive: SQLiteArchive) async throws {
-        let now = SQLiteArchive.now()
-        try await archive.upsertUsers(
+        let now = ArchiveTime.now()
+        try await archive.storeUsers(
             rawItems: [User(id: 990, login: "mallory", fullName: hostileUser, createdAt: 0, updatedAt: 0).json])
-        try await archive.upsertDialogs(rawItems: [
+        try await archive.storeDialogs(rawItems: [
             Dialog(
                 id: hostileDialogID, type: .group, name: hostileName, userID: 990, occupantIDs: [990, 100001],
                 createdAt: now - 100, updatedAt: now
@@ -87,10 +87,10 @@ struct ServiceFixture: Sendable {
             dateSent: now - 50,
             senderID: 990, recipientID: nil, attachments: [Attachment(type: "image", id: "<i>pic</i>")], readIDs: [],
             createdAt: now - 50, updatedAt: now - 50, extra: [:])
-        _ = try await archive.writePage(dialogID: hostileDialogID, rawItems: [message.json], cursor: nil)
+        _ = try await archive.storeMessages(dialogID: hostileDialogID, rawItems: [message.json], cursor: nil)
         message.text = hostileText
         message.updatedAt = now - 10
-        _ = try await archive.writePage(dialogID: hostileDialogID, rawItems: [message.json], cursor: nil)
+        _ = try await archive.storeMessages(dialogID: hostileDialogID, rawItems: [message.json], cursor: nil)
     }
 
     func configuration(token: String? = nil) -> ServiceConfiguration {
@@ -107,7 +107,7 @@ struct ServiceFixture: Sendable {
     ) async throws -> T {
         var configuration = configuration(token: token)
         configure(&configuration)
-        let service = try await ArchiveService(configuration: configuration)
+        let service = try await ArchiveService(configuration: configuration, backend: SQLiteBackend())
         return try await service.buildApplication(logger: Self.quiet).test(.live) { client in try await body(client) }
     }
 }

@@ -123,7 +123,7 @@ struct ServiceLimitsTests {
             #expect(health.status == .ok)
         }
         // The archive handle itself: the same read with no limit succeeds, with a tiny one it is stopped.
-        let query = try QueryParser(now: SQLiteArchive.now()).parse("message ctn \"e\"")
+        let query = try QueryParser(now: ArchiveTime.now()).parse("message ctn \"e\"")
         let limited = try SQLiteArchive.openReadOnly(at: fixture.archivePath, statementTimeout: .nanoseconds(1))
         await #expect(throws: ArchiveError.self) { _ = try await limited.search(query) }
         #expect(try await SQLiteArchive.openReadOnly(at: fixture.archivePath).search(query).count > 0)

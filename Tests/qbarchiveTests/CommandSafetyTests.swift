@@ -30,10 +30,10 @@ struct CommandSafetyTests {
         try (secret + "\n").write(toFile: setup.path("keys/signer.qbq"), atomically: true, encoding: .utf8)
         try (outside + "\n").write(toFile: setup.path("outside.qbq"), atomically: true, encoding: .utf8)
         let archive = try SQLiteArchive.create(at: setup.archive)
-        let now = SQLiteArchive.now()
-        try await archive.upsertUsers(
+        let now = ArchiveTime.now()
+        try await archive.storeUsers(
             rawItems: [User(id: 7, login: "esc", fullName: "Eve\u{1B}]0;pwned\u{07}", createdAt: 0, updatedAt: 0).json])
-        try await archive.upsertDialogs(rawItems: [
+        try await archive.storeDialogs(rawItems: [
             Dialog(
                 id: "0000000000000000000e5c01", type: .group, name: "Room\u{1B}[2J\u{202E}", userID: 7,
                 occupantIDs: [7],
@@ -44,7 +44,7 @@ struct CommandSafetyTests {
             id: "0000000000000000000e5c02", chatDialogID: "0000000000000000000e5c01",
             text: "refund \u{1B}[31mred\u{1B}[0m\u{9B}6n\rover\u{07}", dateSent: now - 5, senderID: 7, recipientID: nil,
             attachments: [], readIDs: [], createdAt: now - 5, updatedAt: now - 5, extra: [:])
-        _ = try await archive.writePage(dialogID: "0000000000000000000e5c01", rawItems: [message.json], cursor: nil)
+        _ = try await archive.storeMessages(dialogID: "0000000000000000000e5c01", rawItems: [message.json], cursor: nil)
         try await body(setup)
     }
 

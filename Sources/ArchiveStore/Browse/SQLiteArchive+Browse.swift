@@ -59,7 +59,7 @@ extension SQLiteArchive {
     }
 
     /// The position of a message in its dialog's transcript order (0 for the first), for paging to it.
-    public func transcriptPosition(of messageID: String) async throws -> (dialogID: String, index: Int)? {
+    public func transcriptPosition(of messageID: String) async throws -> TranscriptPosition? {
         try await reading { db in
             guard
                 let anchor = try Row.fetchOne(
@@ -71,7 +71,7 @@ extension SQLiteArchive {
                     db,
                     sql: "SELECT COUNT(*) FROM messages WHERE dialog_id = ? AND (date_sent, id) < (?, ?)",
                     arguments: [dialogID, anchor[1] as Int, messageID]) ?? 0
-            return (dialogID, index)
+            return TranscriptPosition(dialogID: dialogID, index: index)
         }
     }
 

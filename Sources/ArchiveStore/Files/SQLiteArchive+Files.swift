@@ -22,7 +22,7 @@ extension SQLiteArchive {
     /// and the gone, after row `after` (a run walks forward, so files referenced while it runs come after).
     ///
     /// - Returns: each file with its row id, to pass back as `after` for the next batch.
-    public func filesToFetch(after: Int64, limit: Int) async throws -> [(id: Int64, file: ArchivedFile)] {
+    public func filesToFetch(after: Int64, limit: Int) async throws -> [FileToFetch] {
         try await reading { db in
             try Row.fetchAll(
                 db,
@@ -30,12 +30,12 @@ extension SQLiteArchive {
                     SELECT \(Self.fileColumns) FROM attachment_files
                     WHERE id > ? AND status NOT IN ('ok', 'gone') ORDER BY id LIMIT ?
                     """, arguments: [after, limit]
-            ).map { (id: $0[0], file: Self.archivedFile($0)) }
+            ).map { FileToFetch(id: $0[0], file: Self.archivedFile($0)) }
         }
     }
 
     /// Records what fetching a file came to. Attempts add up over runs.
-    public func recordFetch(key: String, outcome: FetchOutcome, at time: Int = SQLiteArchive.now()) async throws {
+    public func recordFetch(key: String, outcome: FetchOutcome, at time: Int) async throws {
         try await pool.write { db in
             let sql: String
             let arguments: StatementArguments
@@ -102,7 +102,7 @@ extension SQLiteArchive {
     }
 
     /// The distinct stored files, by SHA-256, with their recorded sizes (for `verify-store`).
-    public func storedFiles() async throws -> [(sha256: String, size: Int)] {
+    public func storedFiles() async throws -> [StoredFile] {
         try await reading { db in
             try Row.fetchAll(
                 db,
@@ -110,7 +110,7 @@ extension SQLiteArchive {
                     SELECT sha256, MAX(size) FROM attachment_files WHERE status = 'ok' AND sha256 IS NOT NULL
                     GROUP BY sha256 ORDER BY sha256
                     """
-            ).map { (sha256: $0[0], size: $0[1]) }
+            ).map { StoredFile(sha256: $0[0], size: $0[1]) }
         }
     }
 
@@ -171,7 +171,7 @@ extension SQLiteArchive {
     ///
     /// - Returns: the messages and revisions re-read, or `nil` when the index was complete.
     @discardableResult
-    public func indexFilesIfNeeded(at time: Int = SQLiteArchive.now()) async throws -> Int? {
+    public func indexFilesIfNeeded(at time: Int) async throws -> Int? {
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT files_unindexed FROM archive_meta") == true else { return nil }
             let read = try FileIndexer.indexAll(db, time: time)

@@ -12,13 +12,13 @@ extension SQLiteArchive {
     /// edit counts and tombstones included — and messages are indexed for search in the same
     /// transaction, as are the files their attachments name (`attachment_files`, with what the batch's
     /// ``ImportBatch/files`` says of them). Foreign keys hold: import dialogs before their messages and membership, and
-    /// messages before their revisions. Blocks its thread.
+    /// messages before their revisions.
     ///
     /// - Returns: how many records were new.
-    public func importRecords(_ batch: ImportBatch) throws -> Int {
-        try pool.write { db in
+    public func importRecords(_ batch: ImportBatch) async throws -> Int {
+        try await pool.write { db in
             var inserted = 0
-            let time = SQLiteArchive.now()
+            let time = ArchiveTime.now()
             let indexer = try FileIndexer(db: db, time: time)
             func run(_ statement: Statement, _ arguments: StatementArguments) throws {
                 statement.setUncheckedArguments(arguments)
@@ -164,8 +164,9 @@ extension SQLiteArchive {
     /// archive, and its exports must say so.
     ///
     /// - Throws: ``ArchiveError/notEmpty(path:)`` when the archive already holds messages or dialogs.
-    public func adoptIdentity(_ identity: ArchiveIdentity) throws {
-        try pool.write { db in
+    public func adoptIdentity(_ identity: ArchiveIdentity) async throws {
+        let path = path
+        try await pool.write { db in
             let used = try Int.fetchOne(
                 db, sql: "SELECT (SELECT COUNT(*) FROM messages) + (SELECT COUNT(*) FROM dialogs)")
             guard used == 0 else { throw ArchiveError.notEmpty(path: path) }

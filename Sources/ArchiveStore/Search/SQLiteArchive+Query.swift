@@ -40,7 +40,7 @@ extension SQLiteArchive {
     public func explain(_ query: Query, options: SearchOptions = SearchOptions()) async throws -> SearchPlan {
         try await reading { db in
             let statement = try Self.searchStatement(query, options: options, db: db)
-            return SearchPlan(sql: statement.sql, arguments: statement.arguments.map(SearchPlan.literal))
+            return SearchPlan(sql: statement.sql, arguments: statement.arguments.map(\.literal))
         }
     }
 

@@ -1,5 +1,5 @@
 import Analytics
-import ArchiveStore
+import Archive
 import Export
 import Foundation
 import Hummingbird
@@ -26,7 +26,7 @@ extension ArchiveService {
             }
         }
         router.get("/metrics") { _, _ -> Response in
-            let bytes = await metrics.render(archive: archive, now: SQLiteArchive.now())
+            let bytes = await metrics.render(archive: archive, now: ArchiveTime.now())
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: .init(bytes: bytes)))

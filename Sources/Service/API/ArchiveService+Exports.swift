@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Export
 import Foundation
 import HTTPTypes
@@ -78,7 +78,7 @@ extension ArchiveService {
     /// Runs a bundle export of the selection in a JSON body and returns its verified manifest.
     private func makeExport(body: [UInt8], context: ServiceContext) async throws -> Response {
         let request = try ExportRequest(body: body)
-        let now = SQLiteArchive.now()
+        let now = ArchiveTime.now()
         let selection: ExportSelection
         do {
             selection = try ExportSelection(
@@ -117,7 +117,7 @@ extension ArchiveService {
         let result: ExportJob.Result
         do {
             result = try await answering(request.whereText ?? "") {
-                try await OwnThread.run { try job.run(archive: archive, path: path) }
+                try await OwnThread.run { try await job.run(archive: archive, path: path) }
             }
         } catch ExportError.quotaExceeded(let limit) {
             throw ServiceError(

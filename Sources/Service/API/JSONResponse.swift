@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import HTTPTypes
 import Hummingbird
 import NIOCore

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import Prometheus
 
@@ -31,17 +31,16 @@ final class ServiceMetrics: Sendable {
     }
 
     /// The exposition text, with the archive gauges refreshed first.
-    func render(archive: SQLiteArchive, now: Int) async -> [UInt8] {
+    func render(archive: any ArchiveReader, now: Int) async -> [UInt8] {
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
             registry.makeGauge(
                 descriptor: MetricNameDescriptor(
                     namespace: "qbarchive", metricName: name, unitName: "", helpText: help),
                 labels: labels)
         }
-        let files = [archive.path, archive.path + "-wal"]
-        let size = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
-            .reduce(0, +)
-        gauge("archive_size_bytes", "Size of the archive file and its WAL").set(to: Double(size))
+        if let size = try? await archive.storageBytes() {
+            gauge("archive_size_bytes", "Size of the archive file and its WAL").set(to: Double(size))
+        }
         if let counts = try? await archive.counts() {
             gauge("archive_messages", "Archived messages, tombstoned ones included").set(to: Double(counts.messages))
             gauge("archive_dialogs", "Archived dialogs").set(to: Double(counts.dialogs))

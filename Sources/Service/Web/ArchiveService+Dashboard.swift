@@ -1,5 +1,5 @@
 import Analytics
-import ArchiveStore
+import Archive
 import Foundation
 import Hummingbird
 import QuickBlox

@@ -1,4 +1,4 @@
-import ArchiveStore
+import Archive
 import Foundation
 import Hummingbird
 import QuickBlox
@@ -27,14 +27,14 @@ extension ArchiveService {
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let next = Self.safeNext(form["next"])
             let address = context.remoteAddress ?? "unknown"
-            if let wait = await service.logins.wait(for: address, now: SQLiteArchive.now()) {
+            if let wait = await service.logins.wait(for: address, now: ArchiveTime.now()) {
                 throw ServiceError(
                     .tooManyRequests, code: "login_throttled",
                     message: "too many failed logins from this address; try again in \(wait) s",
                     headers: [.retryAfter: String(wait)])
             }
             guard !name.isEmpty, name.count <= 64, TokenCheck(token: token).accepts(form["token"] ?? "") else {
-                await service.logins.fail(address, now: SQLiteArchive.now())
+                await service.logins.fail(address, now: ArchiveTime.now())
                 var trail = context
                 trail.actor = "anonymous"
                 try await service.audit.record(
@@ -44,7 +44,7 @@ extension ArchiveService {
                 return service.pages.page(
                     "login", title: "Log in", view: view, section: "/login", status: .unauthorized)
             }
-            let session = await service.sessions.open(name: name, now: SQLiteArchive.now())
+            let session = await service.sessions.open(name: name, now: ArchiveTime.now())
             var response = Response.redirect(to: next, type: .found)
             response.setCookie(
                 Cookie(

@@ -7,11 +7,11 @@ import QueryLanguage
 /// Every method streams rows through a database cursor in a stable order, so exports run in
 /// constant memory and the same archive always gives the same sequence. Obtained from
 /// ``SQLiteArchive/withSnapshot(_:)``; valid only inside that call.
-public struct ArchiveSnapshot {
+struct SnapshotReads {
     let db: Database
 
     /// The archive's id and creation time.
-    public func identity() throws -> ArchiveIdentity {
+    func identity() throws -> ArchiveIdentity {
         guard let row = try Row.fetchOne(db, sql: "SELECT archive_id, created_at FROM archive_meta WHERE id = 1"),
             let id = UUID(uuidString: row[0])
         else { throw ArchiveError.notAnArchive(path: db.description, reason: "archive_meta has no identity row") }
@@ -22,7 +22,7 @@ public struct ArchiveSnapshot {
     /// order: the order of a transcript, served by `messages_by_dialog`.
     ///
     /// - Throws: ``QueryError`` when the query names an unknown login, or a database error.
-    public func forEachMessage(matching query: Query?, _ body: (SearchHit) throws -> Void) throws {
+    func forEachMessage(matching query: Query?, _ body: (SearchHit) throws -> Void) throws {
         let condition =
             try query.map { try SQLiteArchive.condition($0, db: db) }
             ?? SearchCompiler.Fragment(sql: "1", arguments: [])
@@ -37,7 +37,7 @@ public struct ArchiveSnapshot {
     }
 
     /// Earlier versions of the messages matching `query`, by message id and revision.
-    public func forEachRevision(matching query: Query?, _ body: (MessageRevision) throws -> Void) throws {
+    func forEachRevision(matching query: Query?, _ body: (MessageRevision) throws -> Void) throws {
         let condition =
             try query.map { try SQLiteArchive.condition($0, db: db) }
             ?? SearchCompiler.Fragment(sql: "1", arguments: [])
@@ -58,7 +58,7 @@ public struct ArchiveSnapshot {
     }
 
     /// Dialogs by id: all of them when `ids` is `nil`, else those listed (sorted, unknown ids skipped).
-    public func forEachDialog(ids: [String]?, _ body: (ArchivedDialog) throws -> Void) throws {
+    func forEachDialog(ids: [String]?, _ body: (ArchivedDialog) throws -> Void) throws {
         let columns = """
             id, type, name, photo, user_id, occupant_ids, admin_ids, created_at, updated_at, last_message_date_sent,
             xmpp_room_jid, data, raw, first_seen_at, last_seen_at, deleted_at
@@ -74,7 +74,7 @@ public struct ArchiveSnapshot {
     }
 
     /// Users by id: all of them when `ids` is `nil`, else those listed (sorted, unknown ids skipped).
-    public func forEachUser(ids: [Int]?, _ body: (ArchivedUser) throws -> Void) throws {
+    func forEachUser(ids: [Int]?, _ body: (ArchivedUser) throws -> Void) throws {
         let columns = """
             id, login, email, full_name, phone, created_at, updated_at, last_request_at, custom_data, user_tags, raw,
             first_seen_at, last_seen_at
@@ -89,7 +89,7 @@ public struct ArchiveSnapshot {
     }
 
     /// Membership periods of dialogs (all when `dialogIDs` is `nil`), by dialog, join time and user.
-    public func forEachMembership(dialogIDs: [String]?, _ body: (MembershipPeriod) throws -> Void) throws {
+    func forEachMembership(dialogIDs: [String]?, _ body: (MembershipPeriod) throws -> Void) throws {
         let columns = "dialog_id, user_id, joined_observed_at, left_observed_at"
         try forEach(
             table: "dialog_membership", columns: columns, key: "dialog_id",

@@ -18,7 +18,7 @@ public struct FileStoreReport: Sendable, Hashable, Codable {
     public var isIntact: Bool { missing.isEmpty && corrupt.isEmpty }
 }
 
-extension SQLiteArchive {
+extension ArchiveReader {
     /// Re-hashes every file the archive records as stored, and lists files the store holds unrecorded.
     ///
     /// Hashing runs on a Dispatch thread, not Swift's cooperative pool: it reads every byte from disk.

@@ -75,3 +75,25 @@ public struct FileCounts: Sendable, Hashable, Codable {
 
     public var total: Int { byStatus.values.reduce(0, +) }
 }
+
+/// A file recorded as stored: its SHA-256 and size.
+public struct StoredFile: Sendable, Hashable {
+    public var sha256: String
+    public var size: Int
+
+    public init(sha256: String, size: Int) {
+        self.sha256 = sha256
+        self.size = size
+    }
+}
+
+/// A listed file still to fetch, with its row id (the position to continue after).
+public struct FileToFetch: Sendable, Hashable {
+    public var id: Int64
+    public var file: ArchivedFile
+
+    public init(id: Int64, file: ArchivedFile) {
+        self.id = id
+        self.file = file
+    }
+}

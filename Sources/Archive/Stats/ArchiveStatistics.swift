@@ -67,12 +67,21 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var type: Int
         public var dialogs: Int
         public var deleted: Int
+        public init(type: Int, dialogs: Int, deleted: Int) {
+            self.type = type
+            self.dialogs = dialogs
+            self.deleted = deleted
+        }
     }
 
     /// Attachments of one `type` (`nil` when the attachment names none).
     public struct AttachmentTypeCount: Sendable, Hashable {
         public var type: String?
         public var attachments: Int
+        public init(type: String? = nil, attachments: Int) {
+            self.type = type
+            self.attachments = attachments
+        }
     }
 
     /// Messages in the bucket starting at `start`; `deleted` of them have a tombstone; `senders` sent them.
@@ -81,12 +90,22 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var messages: Int
         public var deleted: Int
         public var senders: Int
+        public init(start: Int, messages: Int, deleted: Int, senders: Int) {
+            self.start = start
+            self.messages = messages
+            self.deleted = deleted
+            self.senders = senders
+        }
     }
 
     /// A figure for the UTC day starting at `start`.
     public struct DayCount: Sendable, Hashable {
         public var start: Int
         public var count: Int
+        public init(start: Int, count: Int) {
+            self.start = start
+            self.count = count
+        }
     }
 
     /// Messages sent on `weekday` (0 Monday … 6 Sunday) during `hour` (0…23), UTC.
@@ -94,6 +113,11 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var weekday: Int
         public var hour: Int
         public var messages: Int
+        public init(weekday: Int, hour: Int, messages: Int) {
+            self.weekday = weekday
+            self.hour = hour
+            self.messages = messages
+        }
     }
 
     /// A sender with their archived names (`nil` when the user was never archived).
@@ -102,6 +126,12 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var login: String?
         public var fullName: String?
         public var messages: Int
+        public init(id: Int, login: String? = nil, fullName: String? = nil, messages: Int) {
+            self.id = id
+            self.login = login
+            self.fullName = fullName
+            self.messages = messages
+        }
     }
 
     /// A dialog with its name; `participants` names the occupants of a dialog without a name.
@@ -111,6 +141,13 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var type: Int?
         public var participants: [String]
         public var messages: Int
+        public init(id: String, name: String? = nil, type: Int? = nil, participants: [String], messages: Int) {
+            self.id = id
+            self.name = name
+            self.type = type
+            self.participants = participants
+            self.messages = messages
+        }
     }
 
     /// How many first replies were measured, and the nearest-rank median and 90th percentile (seconds).
@@ -142,5 +179,19 @@ public struct ArchiveStatistics: Sendable, Hashable {
         public var archivedAtCount: Int?
         public var archived: Int
         public var deleted: Int
+        public init(
+            id: String, name: String? = nil, type: Int, dialogDeleted: Bool, serverCount: Int? = nil,
+            countedAt: Int? = nil, archivedAtCount: Int? = nil, archived: Int, deleted: Int
+        ) {
+            self.id = id
+            self.name = name
+            self.type = type
+            self.dialogDeleted = dialogDeleted
+            self.serverCount = serverCount
+            self.countedAt = countedAt
+            self.archivedAtCount = archivedAtCount
+            self.archived = archived
+            self.deleted = deleted
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// How a crawl run ended, as stored in `runs.status`.
-public enum RunStatus: String, Sendable, Hashable, CaseIterable {
+public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Begun and not finished: still going, or the process died (a later run can tell by the pid lock).
     case running
     /// Every dialog crawled (exit 0).

@@ -7,16 +7,16 @@ import QuickBlox
 /// The content hash covers what a user can edit — text, attachments, custom parameters — as
 /// canonical JSON (`JSONValue.serialized()` sorts keys), so key order, read/delivered marking and
 /// `updated_at` bumps never look like edits.
-struct MessageContent {
-    let message: Message
-    let raw: String
-    let attachments: String
-    let custom: String
-    let readIDs: String
-    let deliveredIDs: String
-    let contentHash: Data
+public struct MessageContent: Sendable {
+    public let message: Message
+    public let raw: String
+    public let attachments: String
+    public let custom: String
+    public let readIDs: String
+    public let deliveredIDs: String
+    public let contentHash: Data
 
-    init(message: Message, raw: JSONValue) {
+    public init(message: Message, raw: JSONValue) {
         var message = message
         // SQLite's C API ends bound text at a U+0000, which would hide whatever a sender put after one
         // from search and exports; it is stored as U+FFFD instead (the raw record keeps the original).
@@ -40,7 +40,7 @@ struct MessageContent {
     }
 
     /// Decodes a page's raw items, checking that each belongs to `dialogID`.
-    static func decodePage(_ rawItems: [JSONValue], dialogID: String) throws -> [MessageContent] {
+    public static func decodePage(_ rawItems: [JSONValue], dialogID: String) throws -> [MessageContent] {
         var messages: [(Message, JSONValue)] = []
         messages.reserveCapacity(rawItems.count)
         for (index, raw) in rawItems.enumerated() {
@@ -55,7 +55,7 @@ struct MessageContent {
     }
 
     /// The contents of a page's decoded items, checking that each belongs to `dialogID`.
-    static func page(_ messages: [(Message, JSONValue)], dialogID: String) throws -> [MessageContent] {
+    public static func page(_ messages: [(Message, JSONValue)], dialogID: String) throws -> [MessageContent] {
         try messages.map { message, raw in
             guard message.chatDialogID == dialogID else {
                 throw ArchiveError.messageOutsideDialog(

@@ -12,4 +12,18 @@ public enum AttachmentKey {
         if let url = attachment.url, !url.isEmpty { return "url:" + url }
         return nil
     }
+
+    /// The keys of the attachments in an `attachments` JSON array as the archive stores it, in order, each
+    /// once; attachments that name no file have none.
+    public static func keys(ofAttachmentsJSON json: String) -> [String] {
+        guard json != "[]", let items = try? JSONValue(parsing: Array(json.utf8)).arrayValue else { return [] }
+        var keys: [String] = []
+        for item in items {
+            guard let attachment = try? Attachment(json: item), let key = of(attachment), !keys.contains(key) else {
+                continue
+            }
+            keys.append(key)
+        }
+        return keys
+    }
 }

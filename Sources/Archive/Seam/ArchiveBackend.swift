@@ -1,0 +1,10 @@
+/// Opens archives of one storage backend by location: what the `qbarchive` command hands to the parts that
+/// open archives themselves (the service), so that only the command knows which backend it chose.
+public protocol ArchiveBackend: Sendable {
+    /// Creates a new, empty archive at `location` (refusing one that exists) and opens it for writing.
+    func create(at location: String) throws -> any ArchiveWriter
+    /// Opens an existing archive for reading and writing, applying pending migrations.
+    func openWriter(at location: String) throws -> any ArchiveWriter
+    /// Opens an existing archive for reading only; every read stops after `statementTimeout` when given.
+    func openReader(at location: String, statementTimeout: Duration?) throws -> any ArchiveReader
+}

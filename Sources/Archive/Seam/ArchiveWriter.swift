@@ -1,0 +1,106 @@
+import QuickBlox
+
+/// Everything that changes an archive: crawls, imports, the audit log, file fetches, tombstones.
+///
+/// One name per act, typed models in: the crawler hands over what it decoded (with the raw JSON it came
+/// from, which the archive keeps verbatim) and never goes through a second decoding or an adapter. Every
+/// method is atomic: a page of messages is stored with the cursor that follows it, so a crawl killed at
+/// any instant resumes from the last stored page.
+public protocol ArchiveWriter: ArchiveReader {
+    /// Stores users (insert or update) as received.
+    func storeUsers(_ users: [(User, JSONValue)], observedAt: Int) async throws -> UpsertCounts
+    /// Stores dialogs (insert or update), recording occupant changes as membership history.
+    func storeDialogs(_ dialogs: [(Dialog, JSONValue)], observedAt: Int) async throws -> UpsertCounts
+    /// Stores one page of a dialog's messages and, in the same transaction, the dialog's new cursor (when
+    /// given) and the files their attachments name (unless `indexFiles` is false: `--attachments none`).
+    ///
+    /// - Throws: ``ArchiveError/messageOutsideDialog(messageID:messageDialogID:pageDialogID:)`` before anything
+    ///   is written when an item belongs to another dialog.
+    func storeMessages(
+        _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt: Int, indexFiles: Bool
+    ) async throws -> PageCounts
+
+    /// Records a run's start (status `running`); returns its id.
+    func beginRun(scope: String?, query: String?, at time: Int) async throws -> Int64
+    /// Records how a run ended, with its tallies.
+    func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
+    /// Records the end of a dialog's crawl: success clears its last error, failure records it.
+    func recordCrawlOutcome(dialogID: String, error: String?, at time: Int) async throws
+    /// Records the message count the server reported for a dialog at a reconcile.
+    func recordServerCount(dialogID: String, count: Int, at time: Int) async throws
+    /// Tombstones messages no longer on the server (their content stays); returns how many were newly marked.
+    func tombstoneMessages(ids: [String], at time: Int) async throws -> Int
+    /// Tombstones a dialog no longer on the server (its messages stay); `false` when it already was.
+    func tombstoneDialog(id: String, at time: Int) async throws -> Bool
+
+    /// Records that pages are being stored without their files listed (`--attachments none`).
+    func markFilesUnindexed() async throws
+    /// Lists the files of pages stored unlisted, when any were; returns how many messages it read.
+    func indexFilesIfNeeded(at time: Int) async throws -> Int?
+    /// Records what fetching a file came to.
+    func recordFetch(key: String, outcome: FetchOutcome, at time: Int) async throws
+    /// Marks stored files (missing or corrupt in the store) to be fetched again; returns how many.
+    func requeueFiles(sha256: [String]) async throws -> Int
+
+    /// Appends an entry to the hash-chained audit log and returns its hash (hex).
+    func appendAudit(action: String, detail: JSONValue, at time: Int) async throws -> String
+
+    /// Gives a new, empty archive the identity of the archive a bundle came from.
+    ///
+    /// - Throws: ``ArchiveError/notEmpty(path:)`` when the archive already holds messages or dialogs.
+    func adoptIdentity(_ identity: ArchiveIdentity) async throws
+    /// Restores records read from an export bundle in one transaction, keeping what the archive has;
+    /// returns how many were new.
+    func importRecords(_ batch: ImportBatch) async throws -> Int
+}
+
+extension ArchiveWriter {
+    /// ``beginRun(scope:query:at:)`` now.
+    public func beginRun(scope: String? = nil, query: String? = nil) async throws -> Int64 {
+        try await beginRun(scope: scope, query: query, at: ArchiveTime.now())
+    }
+
+    /// ``finishRun(_:status:counts:error:at:)`` now.
+    public func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String? = nil) async throws {
+        try await finishRun(id, status: status, counts: counts, error: error, at: ArchiveTime.now())
+    }
+
+    /// ``appendAudit(action:detail:at:)`` now.
+    @discardableResult
+    public func appendAudit(action: String, detail: JSONValue) async throws -> String {
+        try await appendAudit(action: action, detail: detail, at: ArchiveTime.now())
+    }
+
+    /// ``recordFetch(key:outcome:at:)`` now.
+    public func recordFetch(key: String, outcome: FetchOutcome) async throws {
+        try await recordFetch(key: key, outcome: outcome, at: ArchiveTime.now())
+    }
+
+    /// ``recordCrawlOutcome(dialogID:error:at:)`` now.
+    public func recordCrawlOutcome(dialogID: String, error: String?) async throws {
+        try await recordCrawlOutcome(dialogID: dialogID, error: error, at: ArchiveTime.now())
+    }
+
+    /// ``recordServerCount(dialogID:count:at:)`` now.
+    public func recordServerCount(dialogID: String, count: Int) async throws {
+        try await recordServerCount(dialogID: dialogID, count: count, at: ArchiveTime.now())
+    }
+
+    /// ``tombstoneMessages(ids:at:)`` now.
+    @discardableResult
+    public func tombstoneMessages(ids: [String]) async throws -> Int {
+        try await tombstoneMessages(ids: ids, at: ArchiveTime.now())
+    }
+
+    /// ``tombstoneDialog(id:at:)`` now.
+    @discardableResult
+    public func tombstoneDialog(id: String) async throws -> Bool {
+        try await tombstoneDialog(id: id, at: ArchiveTime.now())
+    }
+
+    /// ``indexFilesIfNeeded(at:)`` now.
+    @discardableResult
+    public func indexFilesIfNeeded() async throws -> Int? {
+        try await indexFilesIfNeeded(at: ArchiveTime.now())
+    }
+}
