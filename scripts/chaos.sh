@@ -9,7 +9,8 @@
 #
 # This file is the driver: the settings, then each wanted section in order, then the report. The shared
 # helpers are in scripts/chaos/lib.sh, each section in scripts/chaos/sections/NAME.sh (a section_NAME
-# function), the checks in Python beside them (scripts/chaos/*.py). Later sections use what earlier ones
+# function), the checks in Python beside them (scripts/chaos/*.py; compare.py reads an archive's content
+# through `qbarchive export`, so it serves any storage backend). Later sections use what earlier ones
 # leave: disk and hostile reuse the locks archive, and a check whose input is missing is reported NOT RUN.
 set -euo pipefail
 

@@ -120,8 +120,10 @@ crawl_killed_after() { # delay, archive, flags: an app-scope crawl killed -9 aft
 }
 CMP=""
 compare() { # archive, truth, compare.py flags; sets CMP (a summary) and returns 0 when it matches
+  # compare.py reads the archive's content through `qbarchive export` (any backend); its SQLite checks
+  # (integrity_check, FTS5, edited = revisions rows) run only when the archive is a SQLite file.
   local rc=0
-  CMP=$(python3 "$HERE/chaos/compare.py" --summary --archive "$1" --truth "$2" "${@:3}") || rc=$?
+  CMP=$(python3 "$HERE/chaos/compare.py" --summary --qbarchive "$QBARCHIVE" --archive "$1" --truth "$2" "${@:3}") || rc=$?
   return $rc
 }
 integrity() { # archive → "ok" or the problem (read-only PRAGMA integrity_check); "absent" before creation
