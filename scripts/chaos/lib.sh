@@ -126,6 +126,8 @@ compare() { # archive, truth, compare.py flags; sets CMP (a summary) and returns
   CMP=$(python3 "$HERE/chaos/compare.py" --summary --qbarchive "$QBARCHIVE" --archive "$1" --truth "$2" "${@:3}") || rc=$?
   return $rc
 }
+# SQLite-specific on purpose: whether the file itself survived (a kill -9, a full disk) is a question for
+# SQLite's PRAGMA integrity_check; no qbarchive command asks it, and another backend needs its own check.
 integrity() { # archive → "ok" or the problem (read-only PRAGMA integrity_check); "absent" before creation
   [ -e "$1" ] || { echo absent; return 0; }
   python3 - "$1" <<'PY'
@@ -137,7 +139,9 @@ except sqlite3.Error as error:
     print(f"unreadable: {error}")
 PY
 }
-count_messages() { python3 -c "import sqlite3,sys; print(sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True).execute('select count(*) from messages').fetchone()[0])" "$1"; }
+count_messages() { # archive → its messages, tombstoned ones included (qbarchive status --json: any backend)
+  "$QBARCHIVE" status --archive "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["messages"])'
+}
 seeded() { # n, low, high → n seeded random numbers
   python3 -c "import random,sys; r=random.Random(int(sys.argv[1])); print(' '.join('%.2f' % r.uniform(float(sys.argv[3]), float(sys.argv[4])) for _ in range(int(sys.argv[2]))))" "$SEED${4:-0}" "$1" "$2" "$3"
 }

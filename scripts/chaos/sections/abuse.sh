@@ -4,7 +4,8 @@
 # --- 7. Abuse of the service: heavy queries, floods, exports, slow clients -------------------------------------
 
 # Bytes the archive's pages hold (checkpointed; free pages left by the crawl are not counted, so what the
-# service adds shows even when it reuses them).
+# service adds shows even when it reuses them). SQLite-specific on purpose: a WAL checkpoint and page
+# counts, which no qbarchive command reports (status counts records, not storage).
 used_bytes() {
   python3 - "$1" <<'PY'
 import sqlite3, sys

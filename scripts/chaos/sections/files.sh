@@ -10,6 +10,8 @@ attachment_files() {
     return
   fi
   mkdir -p "$dir"
+  # files_check.py reads the SQLite archive's attachment_files table and its file store ARCHIVE.files/
+  # directly: the store's on-disk state after each kill -9 is what is checked, a SQLite-archive layout.
   # Small data, some 20-50 MB files; every request (API and storage) may be cut short, misstated,
   # dropped or fail, and storage URLs expire after 2 s.
   emu_start --seed "$SEED" --users 8 --dialogs 20 --messages 2000 --large-file-rate 0.04 --truncate-rate 0.15 \

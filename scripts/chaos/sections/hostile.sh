@@ -93,7 +93,7 @@ hostile_server() {
     case $rc in 0 | 3) ;; *) ok=0 ;; esac
   done
   kill "$pid" 2>/dev/null || true
-  control=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(f'file:{sys.argv[1]}?mode=ro', uri=True).execute(\"select count(*) from messages m join dialogs d on d.id = m.dialog_id where d.name = 'control'\").fetchone()[0])" "$dir/a.sqlite")
+  control=$("$QBARCHIVE" search --archive "$dir/a.sqlite" --count 'dialog_name = control' 2>"$dir/control.err" || echo "none")
   [ "$control" = 5 ] || ok=0
   local state failed
   state=$(integrity "$dir/a.sqlite")
