@@ -1,32 +1,49 @@
 #!/usr/bin/env python3
 """Compare a qbarchive archive with the emulator's truth dump (make chaos).
 
-    compare.py --archive A.sqlite --truth truth.jsonl [--scope app | --scope user --user 100001]
+    compare.py --qbarchive BIN --archive A --truth truth.jsonl [--scope app | --scope user --user 100001]
 
-Reads the archive read-only (PRAGMA integrity_check there), then checks a copy of it for the FTS5
-indexes (their 'integrity-check' command writes). Prints one JSON object:
+Two parts, kept apart so the same oracle serves every storage backend:
+
+1. Content: the archive is read only through the qbarchive binary. A whole-archive bundle
+   (`qbarchive export --format bundle --bundle tar.gz --no-attachments`, docs/exports.md) is written
+   to a temporary folder and read with tarfile: messages.jsonl (id, raw, text, deleted_at, edited),
+   revisions.jsonl (message_id), dialogs.jsonl (id, deleted_at), users.jsonl (id) and deletions.jsonl.
+   It works for any archive qbarchive can open: a SQLite file, or later a postgresql://... address.
+2. Storage, only when the archive is a SQLite file (a backend-specific check): PRAGMA integrity_check
+   on a read-only connection, the FTS5 'integrity-check' of both indexes (on a copy: the command
+   writes; it also finds index rows that match no message), and edited = number of message_revisions
+   rows in the tables themselves.
+
+Prints one JSON object:
 
   visible     truth messages the crawl's scope can see (app: every dialog with an occupant, and
               public ones; user: the user's dialogs and public ones)
+  archived    lines of the export's messages.jsonl
   lost        visible truth messages missing from the archive
-  duplicated  extra archive rows for one message id, plus FTS5 index rows not matching messages
-  stale       archived messages whose raw record or text column differs from the truth's current
-              record (an edit not picked up), plus truth deletions the archive holds untombstoned
+  duplicated  extra exported messages with one message id
+  stale       archived messages whose raw record or text differs from the truth's current record (an
+              edit not picked up), plus truth deletions the archive holds untombstoned
   extra       archived messages the truth never had (neither live nor deleted)
   wrongly_tombstoned  live, visible truth messages the archive marks deleted
-  dialogs_lost, users_lost  visible truth dialogs / users missing from the archive
-  integrity   'ok' or the first problem found (PRAGMA integrity_check, FTS5 integrity-check,
-              edited = number of revisions)
+  dialogs_lost, users_lost  visible truth dialogs / users missing from the archive (or, dialogs,
+              tombstoned while live)
+  dialogs_untombstoned  truth deletions of dialogs the archive holds untombstoned
+  integrity   'ok' or the problems found: the export's own consistency (every message's edited equals
+              its records in revisions.jsonl; deletions.jsonl lists exactly the tombstoned messages and
+              dialogs) and, for a SQLite file, the storage checks of part 2
   ok          true when every count above is 0 and integrity is 'ok'
 
-Exit status 0 when ok, 1 otherwise, 2 on bad arguments or unreadable files.
+Exit status 0 when ok, 1 otherwise, 2 on bad arguments, an unreadable truth or a failed export.
 """
 import argparse
 import json
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
+import tarfile
 import tempfile
 
 
@@ -61,6 +78,89 @@ def visible(dialog, scope, user):
     return user in occupants if scope == "user" else bool(occupants)
 
 
+# --- 1. Content, through `qbarchive export` (any backend) ----------------------------------------------
+
+BUNDLE_FILES = ("messages.jsonl", "revisions.jsonl", "dialogs.jsonl", "users.jsonl", "deletions.jsonl")
+
+
+class ExportFailed(Exception):
+    pass
+
+
+def export_records(qbarchive, archive):
+    """The archive's records as {file name: [parsed lines]}, from a whole-archive bundle export."""
+    work = tempfile.mkdtemp(prefix="chaos-compare-")
+    try:
+        bundle = os.path.join(work, "archive.tar.gz")
+        command = [qbarchive, "export", "--archive", archive, "--format", "bundle", "--bundle", "tar.gz",
+                   "--no-attachments", "--out", bundle]
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=300)
+        if done.returncode != 0:
+            said = next((line for line in done.stderr.splitlines() if line.strip()), "")
+            raise ExportFailed(f"qbarchive export exit {done.returncode}: {said[:160]}")
+        records = {}
+        with tarfile.open(bundle, "r:gz") as tar:
+            for name in BUNDLE_FILES:
+                try:
+                    member = tar.extractfile(name)
+                except KeyError:
+                    member = None
+                if member is None:
+                    raise ExportFailed(f"the bundle has no {name}")
+                with member:  # lines end at b"\n" only: U+2028 or U+0085 may stand unescaped in a string
+                    records[name] = [json.loads(line) for line in member if line.strip()]
+        return records
+    except subprocess.TimeoutExpired:
+        raise ExportFailed("qbarchive export took more than 300 s") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def export_consistency(records):
+    """Problems between the export's own files: edited against revisions, tombstones against deletions."""
+    problems = []
+    revisions = {}
+    for revision in records["revisions.jsonl"]:
+        revisions[revision["message_id"]] = revisions.get(revision["message_id"], 0) + 1
+    bad_edits = sum(1 for m in records["messages.jsonl"] if m["edited"] != revisions.get(m["id"], 0))
+    if bad_edits:
+        problems.append(f"export: {bad_edits} messages whose edited count differs from their revisions.jsonl records")
+    tombstones = {("message", m["id"]) for m in records["messages.jsonl"] if m["deleted_at"] is not None}
+    tombstones |= {("dialog", d["id"]) for d in records["dialogs.jsonl"] if d["deleted_at"] is not None}
+    listed = [(d["kind"], d["id"]) for d in records["deletions.jsonl"]]
+    if len(listed) != len(set(listed)) or set(listed) != tombstones:
+        problems.append(f"export: deletions.jsonl lists {len(listed)} tombstones, messages and dialogs carry "
+                        f"{len(tombstones)} ({len(set(listed) ^ tombstones)} differ)")
+    return problems
+
+
+# --- 2. Storage: SQLite only --------------------------------------------------------------------------
+
+def is_sqlite_file(archive):
+    if "://" in archive or not os.path.isfile(archive):
+        return False
+    with open(archive, "rb") as handle:
+        return handle.read(16) == b"SQLite format 3\x00"
+
+
+def sqlite_checks(archive, fts):
+    """PRAGMA integrity_check, edited = revisions rows, and (fts) the FTS5 indexes' own check."""
+    problems = []
+    db = sqlite3.connect(f"file:{archive}?mode=ro", uri=True)
+    check = [row[0] for row in db.execute("PRAGMA integrity_check")]
+    if check != ["ok"]:
+        problems.append("integrity_check: " + "; ".join(check[:3]))
+    bad_edits = db.execute(
+        "SELECT COUNT(*) FROM messages m WHERE m.edited != "
+        "(SELECT COUNT(*) FROM message_revisions r WHERE r.message_id = m.id)").fetchone()[0]
+    if bad_edits:
+        problems.append(f"{bad_edits} messages whose edited count differs from their revisions")
+    db.close()
+    if fts:
+        problems += fts_check(archive)
+    return problems
+
+
 def fts_check(archive):
     """FTS5 'integrity-check' on a copy (the command needs a writable connection)."""
     work = tempfile.mkdtemp(prefix="chaos-fts-")
@@ -82,47 +182,48 @@ def fts_check(archive):
         shutil.rmtree(work, ignore_errors=True)
 
 
+# --- the comparison --------------------------------------------------------------------------------------
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--archive", required=True)
+    parser.add_argument("--qbarchive", default=os.environ.get("QBARCHIVE", "qbarchive"),
+                        help="the qbarchive binary that reads the archive (default: $QBARCHIVE, else PATH)")
+    parser.add_argument("--archive", required=True, help="a SQLite file, or any address qbarchive --archive takes")
     parser.add_argument("--truth", required=True)
     parser.add_argument("--scope", choices=("app", "user"), default="app")
     parser.add_argument("--user", type=int, default=100001)
-    parser.add_argument("--no-fts", action="store_true", help="skip the FTS5 check on a copy")
+    parser.add_argument("--no-fts", action="store_true", help="skip the FTS5 check on a copy (SQLite)")
     parser.add_argument("--summary", action="store_true", help="print one line for a report instead of JSON")
     args = parser.parse_args()
-    if not os.path.exists(args.archive):
+    if "://" not in args.archive and not os.path.exists(args.archive):
         print(f"archive missing: {args.archive}")
         return 2
     users, dialogs, messages, deleted_messages, deleted_dialogs = load_truth(args.truth)
     seen_dialogs = {d for d, record in dialogs.items() if visible(record, args.scope, args.user)}
     truth_visible = {m for m, record in messages.items() if record.get("chat_dialog_id") in seen_dialogs}
 
-    db = sqlite3.connect(f"file:{args.archive}?mode=ro", uri=True)
-    problems = []
-    check = [row[0] for row in db.execute("PRAGMA integrity_check")]
-    if check != ["ok"]:
-        problems.append("integrity_check: " + "; ".join(check[:3]))
-    rows = db.execute("SELECT id, raw, text, deleted_at FROM messages").fetchall()
-    bad_edits = db.execute(
-        "SELECT COUNT(*) FROM messages m WHERE m.edited != "
-        "(SELECT COUNT(*) FROM message_revisions r WHERE r.message_id = m.id)").fetchone()[0]
-    if bad_edits:
-        problems.append(f"{bad_edits} messages whose edited count differs from their revisions")
-    archived_dialogs = {row[0]: row[1] for row in db.execute("SELECT id, deleted_at FROM dialogs")}
-    archived_users = {row[0] for row in db.execute("SELECT id FROM users")}
-    db.close()
-    if not args.no_fts:
-        problems += fts_check(args.archive)
+    try:
+        records = export_records(args.qbarchive, args.archive)
+    except (ExportFailed, OSError, ValueError, tarfile.TarError) as error:
+        print(f"the archive could not be read through qbarchive export: {error}")
+        return 2
+    problems = export_consistency(records)
+    if is_sqlite_file(args.archive):
+        problems += sqlite_checks(args.archive, fts=not args.no_fts)
+
+    rows = records["messages.jsonl"]
+    archived_dialogs = {d["id"]: d["deleted_at"] for d in records["dialogs.jsonl"]}
+    archived_users = {u["id"] for u in records["users.jsonl"]}
 
     counts, examples = {"lost": 0, "duplicated": 0, "stale": 0, "extra": 0, "wrongly_tombstoned": 0}, []
     by_id = {}
-    for message_id, raw, text, deleted_at in rows:
+    for row in rows:
+        message_id = row["id"]
         if message_id in by_id:
             counts["duplicated"] += 1
             examples.append(f"duplicated {message_id}")
             continue
-        by_id[message_id] = (raw, text, deleted_at)
+        by_id[message_id] = (row["raw"], row["text"], row["deleted_at"])
     for message_id in truth_visible:
         if message_id not in by_id:
             counts["lost"] += 1
@@ -138,11 +239,11 @@ def main():
                 counts["extra"] += 1
                 examples.append(f"extra {message_id}")
             continue
-        # docs/archive-schema.md: a U+0000 in the text column is stored as U+FFFD (raw keeps it).
+        # docs/archive-schema.md: a U+0000 in the text column is stored (and exported) as U+FFFD; raw keeps it.
         expected_text = record.get("message")
         if isinstance(expected_text, str):
             expected_text = expected_text.replace("\x00", "\ufffd")
-        if canonical(json.loads(raw)) != canonical(record) or text != expected_text:
+        if canonical(raw) != canonical(record) or text != expected_text:
             counts["stale"] += 1
             examples.append(f"stale {message_id}")
         if deleted_at is not None and message_id in truth_visible:

@@ -84,11 +84,13 @@ def main():
         "Everything runs on loopback: each scenario starts its own seeded emulator (`qbarchive emulator --port 0`)"
         " and its own archive in a temporary directory, and every process is stopped when the suite ends.",
         " \"Compared with the truth\" means: after repeated crawls until one exits 0 and a `crawl --reconcile`"
-        " that exits 0, every message of the emulator's truth dump visible to the crawl's scope is in the archive"
-        " exactly once with the truth's current record (raw JSON and text column), nothing else is, and every"
-        " message the truth lists as deleted that the archive holds is tombstoned; `PRAGMA integrity_check`, the"
-        " FTS5 `integrity-check` of both indexes and `edited` = number of revisions hold"
-        " (`scripts/chaos/compare.py`).",
+        " that exits 0, the archive is read back through `qbarchive export` (a whole-archive bundle: messages,"
+        " revisions, dialogs, users, deletions — so the same comparison serves any storage backend), and every"
+        " message of the emulator's truth dump visible to the crawl's scope is in it exactly once with the"
+        " truth's current record (raw JSON and text), nothing else is, every message the truth lists as deleted"
+        " that the archive holds is tombstoned, and each message's `edited` equals its earlier versions in"
+        " `revisions.jsonl`; then the SQLite archive's own checks hold: `PRAGMA integrity_check`, the FTS5"
+        " `integrity-check` of both indexes and `edited` = number of revision rows (`scripts/chaos/compare.py`).",
         "",
         "## Machine",
         "",
