@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "QuickBloxEmulator", targets: ["QuickBloxEmulator"]),
         .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
         .library(name: "Archive", targets: ["Archive"]),
+        .library(name: "ArchiveSQL", targets: ["ArchiveSQL"]),
         .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
         .library(name: "Crawler", targets: ["Crawler"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
@@ -92,12 +93,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The reads of every SQL backend, written once: SQL as values (SQLFragment) against a dialect, the
+        // query compiler, search, stats, browse and export snapshots. No driver.
+        .target(
+            name: "ArchiveSQL",
+            dependencies: ["Archive", "QuickBlox", "QueryLanguage"],
+            swiftSettings: swiftSettings
+        ),
+
         // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes, and
         // the query language compiled to SQL.
         .target(
             name: "ArchiveStore",
             dependencies: [
                 "Archive",
+                "ArchiveSQL",
                 "QuickBlox",
                 "QueryLanguage",
                 .product(name: "Crypto", package: "swift-crypto"),

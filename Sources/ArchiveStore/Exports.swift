@@ -1,2 +1,4 @@
-// Transitional: consumers see the archive's values through this module until they import `Archive`.
+// SQLiteArchive's interface is the archive seam and the shared SQL reads it inherits: whoever opens a SQLite
+// archive (the command, tests) sees them with this module.
 @_exported import Archive
+@_exported import ArchiveSQL

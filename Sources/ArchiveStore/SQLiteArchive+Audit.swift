@@ -23,14 +23,4 @@ extension SQLiteArchive {
         }
     }
 
-    /// The audit log, oldest first.
-    public func auditEntries() async throws -> [AuditEntry] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, at, action, detail, previous_hash, hash FROM audit_log ORDER BY id")
-                .map { row in
-                    AuditEntry(
-                        id: row[0], at: row[1], action: row[2], detail: row[3], previousHash: row[4], hash: row[5])
-                }
-        }
-    }
 }

@@ -3,20 +3,6 @@ import GRDB
 import QuickBlox
 
 extension SQLiteArchive {
-    /// A dialog's cursor and last outcome; `nil` before its first page.
-    public func crawlState(dialogID: String) async throws -> CrawlState? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM crawl_state WHERE dialog_id = ?", arguments: [dialogID])
-                .map(Self.crawlState(row:))
-        }
-    }
-
-    /// Every dialog's crawl state (the per-dialog watermarks of `status`), ordered by dialog id.
-    public func crawlStates() async throws -> [CrawlState] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM crawl_state ORDER BY dialog_id").map(Self.crawlState(row:))
-        }
-    }
 
     /// Records the end of a dialog's crawl: success clears the last error, failure records it.
     ///
@@ -59,15 +45,4 @@ extension SQLiteArchive {
         }
     }
 
-    private static func crawlState(row: Row) -> CrawlState {
-        let idsText: String = row["watermark_ids"]
-        let ids = (try? JSONValue(parsing: idsText))?.arrayValue?.compactMap(\.stringValue) ?? []
-        return CrawlState(
-            dialogID: row["dialog_id"],
-            cursor: CrawlCursor(
-                dateSent: row["watermark_date_sent"], idsAtDateSent: Set(ids),
-                checkedUpdatedAt: row["checked_updated_at"]),
-            lastSuccessAt: row["last_success_at"], lastError: row["last_error"], lastErrorAt: row["last_error_at"],
-            changedAt: row["changed_at"])
-    }
 }

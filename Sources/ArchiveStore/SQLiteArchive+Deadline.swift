@@ -10,7 +10,7 @@ extension SQLiteArchive {
     /// monotonic clock with the deadline and interrupts the statement past it (SQLite's documented way to
     /// bound a query's time). The deadline travels in the handler's context pointer itself, so nothing
     /// is allocated and nothing outlives the read. The interrupted statement surfaces as
-    /// ``ArchiveError/timedOut(seconds:)``.
+    /// ``ArchiveError/timedOut(seconds:)``. The shared reads go through ``SQLiteDatabase``, which does the same.
     func reading<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         guard let timeout = statementTimeout else { return try await pool.read(body) }
         return try await pool.read { db in try Self.withDeadline(timeout, db: db) { try body(db) } }

@@ -36,24 +36,6 @@ extension SQLiteArchive {
         }
     }
 
-    /// The membership history of a dialog, oldest first.
-    public func membership(dialogID: String) async throws -> [MembershipPeriod] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT user_id, joined_observed_at, left_observed_at FROM dialog_membership
-                    WHERE dialog_id = ? ORDER BY joined_observed_at, id
-                    """,
-                arguments: [dialogID]
-            ).map { row in
-                MembershipPeriod(
-                    dialogID: dialogID, userID: row["user_id"], joinedObservedAt: row["joined_observed_at"],
-                    leftObservedAt: row["left_observed_at"])
-            }
-        }
-    }
-
     private static func dialogArguments(_ dialog: Dialog, raw: String) -> StatementArguments {
         [
             dialog.type.rawValue, dialog.name, dialog.photo, dialog.userID,

@@ -41,30 +41,4 @@ extension SQLiteArchive {
         }
     }
 
-    /// The start of the latest run that completed, or `nil` when none has.
-    ///
-    /// The next run's `updated_at[gt]` pass asks for what changed since then: a change made while
-    /// that run was going is fetched again rather than missed.
-    public func lastCompletedRunStart() async throws -> Int? {
-        try await pool.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT MAX(started_at) FROM runs WHERE status = 'complete' AND query IS NULL")
-        }
-    }
-
-    /// The most recent runs, newest first.
-    public func runs(limit: Int = 20) async throws -> [RunRecord] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit]).map { row in
-                RunRecord(
-                    id: row["id"], scope: row["scope"], startedAt: row["started_at"], endedAt: row["ended_at"],
-                    status: RunStatus(rawValue: row["status"]) ?? .failed,
-                    counts: RunCounts(
-                        dialogs: row["dialogs"], newMessages: row["messages_new"],
-                        editedMessages: row["messages_edited"], deletedMessages: row["messages_deleted"],
-                        requests: row["requests"], retries: row["retries"], bytes: row["bytes"]),
-                    error: row["error"])
-            }
-        }
-    }
 }

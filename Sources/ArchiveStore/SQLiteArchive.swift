@@ -1,4 +1,5 @@
 import Foundation
+import ArchiveSQL
 import GRDB
 
 /// A qbarchive archive: one SQLite file holding a QuickBlox application's chat history.
@@ -18,7 +19,7 @@ import GRDB
 /// try await archive.upsertDialogs(rawItems: dialogPage.rawItems)
 /// let counts = try await archive.writePage(dialogID: id, rawItems: page.rawItems, cursor: next)
 /// ```
-public final class SQLiteArchive: ArchiveWriter {
+public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     /// The path of the SQLite file.
     public let path: String
     /// Where the archive is: its path.
@@ -29,6 +30,8 @@ public final class SQLiteArchive: ArchiveWriter {
     /// `nil` for no limit.
     public let statementTimeout: Duration?
     let pool: DatabasePool
+    /// How the shared SQL reads run on this archive (``SQLArchiveReading``).
+    public var sql: any SQLDatabase { SQLiteDatabase(pool: pool, statementTimeout: statementTimeout) }
 
     private init(path: String, pool: DatabasePool, isReadOnly: Bool, statementTimeout: Duration? = nil) {
         self.path = path

@@ -1,59 +1,64 @@
+import Archive
 import Foundation
-import GRDB
 import QuickBlox
 
-extension SQLiteArchive {
+extension SQLArchiveReading {
     /// The senders of most selected messages, with their archived login and full name.
-    static func topSenders(
-        _ db: Database, _ selection: StatsSelection, limit: Int
-    ) throws -> [ArchiveStatistics.SenderCount] {
-        let sql = """
+    static func topSenders(_ connection: any SQLConnection, _ selection: StatsSelection, limit: Int) throws
+        -> [ArchiveStatistics.SenderCount]
+    {
+        try connection.fetchAll(
+            """
             SELECT t.sender, u.login, u.full_name, t.n FROM (
-                SELECT m.sender_id AS sender, COUNT(*) AS n FROM \(selection.source)
+                SELECT m.sender_id AS sender, COUNT(*) AS n FROM \(raw: selection.source)
                 \(selection.whereClause("m.sender_id IS NOT NULL"))
-                GROUP BY m.sender_id ORDER BY n DESC, m.sender_id LIMIT ?
+                GROUP BY m.sender_id ORDER BY n DESC, m.sender_id LIMIT \(limit)
             ) t LEFT JOIN users u ON u.id = t.sender ORDER BY t.n DESC, t.sender
             """
-        return try Row.fetchAll(db, sql: sql, arguments: selection.arguments + [limit]).map {
-            .init(id: $0[0], login: $0[1], fullName: $0[2], messages: $0[3])
-        }
+        ) { .init(id: $0[0], login: $0[1], fullName: $0[2], messages: $0[3]) }
     }
 
     /// The dialogs with most selected messages; a dialog without a name gets its occupants' names.
-    static func topDialogs(
-        _ db: Database, _ selection: StatsSelection, limit: Int
-    ) throws -> [ArchiveStatistics.DialogCount] {
-        let sql = """
+    static func topDialogs(_ connection: any SQLConnection, _ selection: StatsSelection, limit: Int) throws
+        -> [ArchiveStatistics.DialogCount]
+    {
+        let d = connection.dialect
+        let names = d.jsonArrayAggregate("COALESCE(NULLIF(u.full_name, ''), u.login, CAST(\(d.jsonElement("e")) AS TEXT))")
+        return try connection.fetchAll(
+            """
             SELECT t.dialog, dd.name, dd.type,
                 CASE WHEN dd.name IS NULL OR dd.name = '' THEN (
-                    SELECT json_group_array(COALESCE(NULLIF(u.full_name, ''), u.login, CAST(e.value AS TEXT)))
-                    FROM json_each(dd.occupant_ids) e LEFT JOIN users u ON u.id = e.value
+                    SELECT \(raw: names)
+                    FROM \(raw: d.jsonElements(of: "dd.occupant_ids", as: "e")) LEFT JOIN users u ON u.id = \(raw: d.jsonElement("e"))
                 ) END,
                 t.n
             FROM (
-                SELECT m.dialog_id AS dialog, COUNT(*) AS n FROM \(selection.source) \(selection.whereClause())
-                GROUP BY m.dialog_id ORDER BY n DESC, m.dialog_id LIMIT ?
+                SELECT m.dialog_id AS dialog, COUNT(*) AS n FROM \(raw: selection.source) \(selection.whereClause())
+                GROUP BY m.dialog_id ORDER BY n DESC, m.dialog_id LIMIT \(limit)
             ) t LEFT JOIN dialogs dd ON dd.id = t.dialog ORDER BY t.n DESC, t.dialog
             """
-        return try Row.fetchAll(db, sql: sql, arguments: selection.arguments + [limit]).map { row in
+        ) { row in
             let names: String? = row[3]
             let participants = names.flatMap { try? JSONValue(parsing: $0) }?.arrayValue?.compactMap(\.stringValue)
             return .init(id: row[0], name: row[1], type: row[2], participants: participants ?? [], messages: row[4])
         }
     }
 
-    /// Median and 90th percentile of first-reply delays in private dialogs, computed by SQLite.
+    /// Median and 90th percentile of first-reply delays in private dialogs, computed by the database.
     ///
     /// A private dialog's messages are taken in `(date_sent, id)` order; wherever the sender changes,
     /// the new sender's message is a first reply and its delay is the time since the message before it
     /// (the other participant's latest). One window pass over the dialogs' index, then one sort of the
     /// delays; percentiles are nearest-rank: the delay at rank ⌈p·n⌉ of the sorted delays.
-    static func replyTimes(_ db: Database, _ selection: StatsSelection) throws -> ArchiveStatistics.ReplyTimes {
+    static func replyTimes(_ connection: any SQLConnection, _ selection: StatsSelection) throws
+        -> ArchiveStatistics.ReplyTimes
+    {
         let privateDialogs = "m.dialog_id IN (SELECT id FROM dialogs WHERE type = 3)"
-        let sql = """
+        return try connection.fetchOne(
+            """
             WITH sequence AS (
                 SELECT m.date_sent - LAG(m.date_sent) OVER turn AS delay, m.sender_id <> LAG(m.sender_id) OVER turn AS changed
-                FROM \(selection.source) \(selection.whereClause(privateDialogs, "m.sender_id IS NOT NULL"))
+                FROM \(raw: selection.source) \(selection.whereClause(privateDialogs, "m.sender_id IS NOT NULL"))
                 WINDOW turn AS (PARTITION BY m.dialog_id ORDER BY m.date_sent, m.id)
             ), ranked AS (
                 SELECT delay, ROW_NUMBER() OVER (ORDER BY delay) AS rank, COUNT(*) OVER () AS n FROM sequence WHERE changed
@@ -62,36 +67,37 @@ extension SQLiteArchive {
                 MAX(CASE WHEN rank = (9 * n + 9) / 10 THEN delay END)
             FROM ranked
             """
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: selection.arguments) else {
-            return ArchiveStatistics.ReplyTimes()
-        }
-        return ArchiveStatistics.ReplyTimes(replies: row[0] ?? 0, median: row[1], p90: row[2])
+        ) { ArchiveStatistics.ReplyTimes(replies: $0[0], median: $0[1], p90: $0[2]) } ?? ArchiveStatistics.ReplyTimes()
     }
 
     /// Each dialog's server count at its last reconcile beside what the archive held then and holds now.
     ///
     /// With a query, only dialogs holding a matching message are listed, with whole-dialog counts: the
     /// server's count covers the whole dialog, so a filtered count could not be compared with it.
-    static func coverage(_ db: Database, _ selection: StatsSelection) throws -> [ArchiveStatistics.DialogCoverage] {
-        let filter =
-            selection.condition.map {
-                "WHERE dd.id IN (SELECT m.dialog_id FROM \(selection.source) WHERE \($0))"
-            } ?? ""
-        let sql = """
+    static func coverage(_ connection: any SQLConnection, _ selection: StatsSelection) throws
+        -> [ArchiveStatistics.DialogCoverage]
+    {
+        let d = connection.dialect
+        let filter: SQLFragment =
+            selection.condition.map { "WHERE dd.id IN (SELECT m.dialog_id FROM \(raw: selection.source) WHERE \($0))" }
+            ?? SQLFragment()
+        let atCount = d.countWhere(
+            "x.first_seen_at <= s.server_counted_at AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)")
+        return try connection.fetchAll(
+            """
             SELECT dd.id, dd.name, dd.type, dd.deleted_at IS NOT NULL, c.server_count, c.server_counted_at,
                 CASE WHEN c.server_counted_at IS NULL THEN NULL ELSE COALESCE(k.at_count, 0) END,
                 COALESCE(k.live, 0), COALESCE(k.deleted, 0)
             FROM dialogs dd LEFT JOIN crawl_state c ON c.dialog_id = dd.id
             LEFT JOIN (
-                SELECT x.dialog_id AS dialog, SUM(x.deleted_at IS NULL) AS live, SUM(x.deleted_at IS NOT NULL) AS deleted,
-                    SUM(x.first_seen_at <= s.server_counted_at
-                        AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)) AS at_count
+                SELECT x.dialog_id AS dialog, \(raw: d.countWhere("x.deleted_at IS NULL")) AS live,
+                    \(raw: d.countWhere("x.deleted_at IS NOT NULL")) AS deleted, \(raw: atCount) AS at_count
                 FROM messages x LEFT JOIN crawl_state s ON s.dialog_id = x.dialog_id GROUP BY x.dialog_id
             ) k ON k.dialog = dd.id
             \(filter)
             ORDER BY dd.id
             """
-        return try Row.fetchAll(db, sql: sql, arguments: selection.arguments).map { row in
+        ) { row in
             .init(
                 id: row[0], name: row[1], type: row[2], dialogDeleted: row[3], serverCount: row[4], countedAt: row[5],
                 archivedAtCount: row[6], archived: row[7], deleted: row[8])

@@ -1,27 +1,36 @@
+import Archive
 import Foundation
-import GRDB
 import QueryLanguage
 
-/// The SQLite archive's ``ArchiveSnapshot``: a connection of its own holding one read transaction (GRDB's
-/// `DatabaseSnapshot`), so every stream and look-up sees the same archive while crawls commit.
+/// An ``ArchiveSnapshot`` over any SQL backend's consistent view.
 ///
-/// Each stream steps one cursor on that connection and hands batches of ``batchSize`` records to the
-/// async consumer through a ``BlockingChannel``; the files a batch's attachments name are looked up on the
-/// same connection between cursor steps, so a batch arrives with them.
-final class SQLiteSnapshot: ArchiveSnapshot, @unchecked Sendable {
+/// Each stream steps one cursor on the view's connection and hands batches of ``batchSize`` records to
+/// the async consumer through a ``BlockingChannel``; the files a batch's attachments name are looked up
+/// on the same connection between cursor steps, so a batch arrives with them.
+final class SQLSnapshot: ArchiveSnapshot, @unchecked Sendable {
     static let batchSize = 1000
 
-    private let snapshot: DatabaseSnapshot
+    private let database: any SQLSnapshotDatabase
+    private let location: String
     private let lock = NSLock()
-    private var channels: [@Sendable () -> Void] = []
+    private var cancels: [@Sendable () -> Void] = []
     private var producers: [Task<Void, Never>] = []
 
-    init(_ snapshot: DatabaseSnapshot) {
-        self.snapshot = snapshot
+    init(_ database: any SQLSnapshotDatabase, location: String) {
+        self.database = database
+        self.location = location
     }
 
     func identity() async throws -> ArchiveIdentity {
-        try await snapshot.read { db in try SnapshotReads(db: db).identity() }
+        let location = location
+        return try await database.read { connection in
+            guard
+                let (text, createdAt) = try connection.fetchOne(
+                    "SELECT archive_id, created_at FROM archive_meta WHERE id = 1", { ($0[0] as String, $0[1] as Int) }),
+                let id = UUID(uuidString: text)
+            else { throw ArchiveError.notAnArchive(path: location, reason: "archive_meta has no identity row") }
+            return ArchiveIdentity(id: id, createdAt: createdAt)
+        }
     }
 
     func messages(matching query: Query?) -> AsyncThrowingStream<ExportBatch<SearchHit>, any Error> {
@@ -50,7 +59,7 @@ final class SQLiteSnapshot: ArchiveSnapshot, @unchecked Sendable {
 
     /// Ends every stream still running (its producer's next send throws) and waits for the producers.
     func close() async {
-        let (cancels, tasks) = lock.withLock { (channels, producers) }
+        let (cancels, tasks) = lock.withLock { (self.cancels, producers) }
         for cancel in cancels { cancel() }
         for task in tasks { await task.value }
     }
@@ -60,12 +69,12 @@ final class SQLiteSnapshot: ArchiveSnapshot, @unchecked Sendable {
         _ body: @escaping @Sendable (SnapshotReads, (Item, String) throws -> Void) throws -> Void
     ) -> AsyncThrowingStream<ExportBatch<Item>, any Error> {
         let channel = BlockingChannel<ExportBatch<Item>>()
-        start(channel) { db in
-            let reads = SnapshotReads(db: db)
+        start(channel) { connection in
+            let reads = SnapshotReads(connection: connection)
             var batch = ExportBatch<Item>(items: [])
             var keys: [String] = []
             func flush() throws {
-                batch.files = keys.isEmpty ? [:] : try reads.files(keys: Set(keys))
+                batch.files = try reads.files(keys: keys)
                 try channel.send(batch)
                 batch = ExportBatch(items: [])
                 keys.removeAll(keepingCapacity: true)
@@ -85,9 +94,9 @@ final class SQLiteSnapshot: ArchiveSnapshot, @unchecked Sendable {
         _ body: @escaping @Sendable (SnapshotReads, (Item) throws -> Void) throws -> Void
     ) -> AsyncThrowingStream<[Item], any Error> {
         let channel = BlockingChannel<[Item]>()
-        start(channel) { db in
+        start(channel) { connection in
             var batch: [Item] = []
-            try body(SnapshotReads(db: db)) { item in
+            try body(SnapshotReads(connection: connection)) { item in
                 batch.append(item)
                 if batch.count >= Self.batchSize {
                     try channel.send(batch)
@@ -99,38 +108,40 @@ final class SQLiteSnapshot: ArchiveSnapshot, @unchecked Sendable {
         return channel.stream
     }
 
-    /// Runs `produce` on the snapshot's connection, ending `channel` with its outcome.
+    /// Runs `produce` on the view's connection, ending `channel` with its outcome.
     private func start<Element>(
-        _ channel: BlockingChannel<Element>, _ produce: @escaping @Sendable (Database) throws -> Void
+        _ channel: BlockingChannel<Element>, _ produce: @escaping @Sendable (any SQLConnection) throws -> Void
     ) {
-        let snapshot = snapshot
+        let database = database
         let task = Task {
             do {
-                try await snapshot.read { db in try produce(db) }
+                try await database.read { connection in try produce(connection) }
                 channel.finish()
             } catch {
                 channel.finish(throwing: error)
             }
         }
         lock.withLock {
-            channels.append { channel.cancel() }
+            cancels.append { channel.cancel() }
             producers.append(task)
         }
     }
 }
 
-extension SQLiteArchive {
-    /// Runs `body` with a snapshot: a connection of its own in one read transaction for as long as `body`
-    /// runs, so every stream of an export sees the same archive whatever crawls commit meanwhile.
-    public func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T {
-        let snapshot = SQLiteSnapshot(try pool.makeSnapshot())
-        do {
-            let result = try await body(snapshot)
-            await snapshot.close()
-            return result
-        } catch {
-            await snapshot.close()
-            throw error
+extension SQLArchiveReading {
+    public func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T
+    {
+        let location = location
+        return try await sql.withSnapshot { database in
+            let snapshot = SQLSnapshot(database, location: location)
+            do {
+                let result = try await body(snapshot)
+                await snapshot.close()
+                return result
+            } catch {
+                await snapshot.close()
+                throw error
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 /// Hands batches from a thread that blocks (a cursor stepping through SQLite) to an async consumer, one at
@@ -9,7 +10,7 @@ import Foundation
 /// ``send(_:)`` and ``finish(throwing:)`` from its thread; the consumer reads ``stream``. When the
 /// consumer stops reading (cancelled, an error, the snapshot's scope ends), ``cancel()`` makes the
 /// producer's next ``send(_:)`` throw, so its cursor and transaction end.
-final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
+public final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var buffered: Element?
     private var waiting: CheckedContinuation<Element?, any Error>?
@@ -17,10 +18,12 @@ final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     private var failure: (any Error)?
     private var cancelled = false
 
+    public init() {}
+
     /// Gives one element to the consumer, waiting while the previous one has not been taken.
     ///
     /// - Throws: `CancellationError` once the consumer is gone.
-    func send(_ element: Element) throws {
+    public func send(_ element: Element) throws {
         condition.lock()
         while buffered != nil, !cancelled { condition.wait() }
         guard !cancelled else {
@@ -38,7 +41,7 @@ final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Ends the stream after what was sent, with `error` when the producer failed.
-    func finish(throwing error: (any Error)? = nil) {
+    public func finish(throwing error: (any Error)? = nil) {
         condition.lock()
         ended = true
         failure = error
@@ -49,7 +52,7 @@ final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The consumer is gone: the producer's next send throws, and its waits end.
-    func cancel() {
+    public func cancel() {
         condition.lock()
         cancelled = true
         buffered = nil
@@ -61,7 +64,7 @@ final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next element, `nil` at the end.
-    func next() async throws -> Element? {
+    public func next() async throws -> Element? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
                 condition.lock()
@@ -92,7 +95,7 @@ final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The elements as an async stream for the consumer.
-    var stream: AsyncThrowingStream<Element, any Error> {
+    public var stream: AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream(unfolding: { [self] in try await next() })
     }
 }

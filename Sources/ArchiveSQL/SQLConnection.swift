@@ -1,0 +1,127 @@
+import Archive
+import Foundation
+
+/// A row of a result, read by column index.
+///
+/// A backend implements the primitive reads; ``subscript(_:)`` decodes any ``SQLColumn`` type on top of
+/// them. A `NULL` read as a non-optional type gives that type's zero (the schema keeps such columns
+/// `NOT NULL`).
+public protocol SQLRow {
+    func isNull(_ index: Int) -> Bool
+    func integer(_ index: Int) -> Int64?
+    func real(_ index: Int) -> Double?
+    func text(_ index: Int) -> String?
+    func blob(_ index: Int) -> Data?
+    /// The value as stored, whatever its type.
+    func value(_ index: Int) -> SQLValue
+}
+
+extension SQLRow {
+    public subscript<T: SQLColumn>(_ index: Int) -> T {
+        T.read(self, index)
+    }
+}
+
+/// A type a column decodes to.
+public protocol SQLColumn {
+    static func read(_ row: some SQLRow, _ index: Int) -> Self
+}
+
+extension Int: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Int { row.integer(index).map { Int($0) } ?? 0 }
+}
+
+extension Int64: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Int64 { row.integer(index) ?? 0 }
+}
+
+extension Double: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Double { row.real(index) ?? 0 }
+}
+
+extension Bool: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Bool { (row.integer(index) ?? 0) != 0 }
+}
+
+extension String: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> String { row.text(index) ?? "" }
+}
+
+extension Data: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Data { row.blob(index) ?? Data() }
+}
+
+extension SQLValue: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> SQLValue { row.value(index) }
+}
+
+extension Optional: SQLColumn where Wrapped: SQLColumn {
+    public static func read(_ row: some SQLRow, _ index: Int) -> Wrapped? {
+        row.isNull(index) ? nil : Wrapped.read(row, index)
+    }
+}
+
+/// One connection inside a backend's read transaction: statements run on it synchronously and see one
+/// state of the archive.
+///
+/// The shared reader's statements are written against this; the backend runs the closures that use it
+/// on threads of its own (``SQLDatabase``), so its callers stay async. Valid only inside that closure.
+public protocol SQLConnection {
+    var dialect: any SQLDialect { get }
+    /// Steps through the rows of `statement`, calling `body` with each (the row is valid during the call).
+    func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws
+}
+
+extension SQLConnection {
+    /// Every row of `statement`, decoded.
+    public func fetchAll<T>(_ statement: SQLFragment, _ decode: (any SQLRow) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEach(statement) { rows.append(try decode($0)) }
+        return rows
+    }
+
+    /// The first row of `statement`, decoded, or `nil`.
+    public func fetchOne<T>(_ statement: SQLFragment, _ decode: (any SQLRow) throws -> T) throws -> T? {
+        var first: T?
+        do {
+            try forEach(statement) { row in
+                first = try decode(row)
+                throw FirstRowRead()
+            }
+        } catch is FirstRowRead {}
+        return first
+    }
+
+    /// The first column of the first row as an integer, or `nil`.
+    public func fetchInt(_ statement: SQLFragment) throws -> Int? {
+        try fetchOne(statement) { $0[0] as Int? } ?? nil
+    }
+}
+
+/// How a backend runs the shared reader's reads.
+public protocol SQLDatabase: Sendable {
+    var dialect: any SQLDialect { get }
+    /// Runs `body` in one read transaction, off the caller's thread; every statement in it sees the same
+    /// archive. A backend may bound it in time (``ArchiveError/timedOut(seconds:)``).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `body` with a view in which every read sees the same archive for as long as `body` runs.
+    func withSnapshot<T: Sendable>(_ body: @Sendable (any SQLSnapshotDatabase) async throws -> T) async throws -> T
+}
+
+/// A long-lived consistent view (an export's): reads on it see one state of the archive, one at a time.
+public protocol SQLSnapshotDatabase: Sendable {
+    /// Runs `body` on the view's connection. `body` may block its thread (a stream waiting for its reader).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+}
+
+/// A statement the backend's engine refused as too complex (too many terms, too deep), with its message.
+public struct SQLTooComplexError: Error, Sendable {
+    public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+}
+
+/// Ends a cursor after its first row (``SQLConnection/fetchOne(_:_:)``).
+private struct FirstRowRead: Error {}

@@ -1,0 +1,77 @@
+import Archive
+import QueryLanguage
+
+/// What differs between SQL backends, and nothing else: placeholders, full-text and substring search,
+/// JSON arrays, plan hints, a few aggregate and calendar expressions.
+///
+/// The shared reader (``SQLArchiveReading``) writes every statement once, calling its dialect where SQL
+/// engines disagree; each backend module provides one dialect. What a dialect returns is this program's
+/// own text: values a user typed travel only as bound values (``SQLFragment``).
+public protocol SQLDialect: Sendable {
+    /// The placeholder of the `index`-th bound value (from 1): `?` or `$1`.
+    func placeholder(_ index: Int) -> String
+
+    // MARK: Words and substrings
+
+    /// The bound value that asks the word index for `query`.
+    func wordQuery(_ query: WordQuery) -> SQLValue
+    /// A condition on `messages m`: the message's words match a ``wordQuery(_:)`` value.
+    func wordCondition(_ query: SQLValue) -> SQLFragment
+    /// A statement selecting the keys (``messageKey``) of the messages whose words match.
+    func wordKeys(_ query: SQLValue) -> SQLFragment
+    /// A statement selecting the keys of the messages whose text contains `text` through a substring
+    /// index, or `nil` when the index cannot answer (too short a text).
+    func substringKeys(_ text: String) -> SQLFragment?
+    /// A condition: `column` contains `text`, case-insensitively, without an index (any length).
+    func containsCondition(column: SQLFragment, _ text: SQLFragment) -> SQLFragment
+    /// The column of `messages m` the index statements select: SQLite's `m.rowid`.
+    var messageKey: String { get }
+    /// The name of the key column in the index statements' results, to combine them (`rowid`).
+    var keyColumn: String { get }
+
+    /// A join of `messages m` to each message's best-match score for `query` (`rk.rank_score`), and the
+    /// ordering that puts the best first (matches without a score last).
+    func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String)
+
+    // MARK: JSON arrays
+
+    /// A table of the elements of a JSON array `column`, as `alias` with the element in ``jsonElement(_:)``.
+    func jsonElements(of column: String, as alias: String) -> String
+    /// The element of a ``jsonElements(of:as:)`` row.
+    func jsonElement(_ alias: String) -> String
+    /// A member of a JSON object expression, by a literal path of this program's (`$.type`).
+    func jsonMember(_ expression: String, path: String) -> String
+    /// A member of a JSON object column by a bound path (custom parameters a user names).
+    func jsonMember(_ expression: String, boundPath: String) -> SQLFragment
+    /// The number of elements of a JSON array column.
+    func jsonArrayLength(_ column: String) -> String
+    /// A JSON array of the values of `expression`, aggregated over a group.
+    func jsonArrayAggregate(_ expression: String) -> String
+
+    // MARK: Plans, aggregates, calendar
+
+    /// `messages m`, read in `date_sent` order through its index: the plan that walks dates and stops
+    /// after enough hits (see ``SQLArchiveReading``'s search).
+    var messagesByDate: String { get }
+    /// How many rows of a group satisfy `condition`.
+    func countWhere(_ condition: String) -> String
+    /// `expression` divided by `divisor`, rounded down (also for negative values).
+    func floorDivision(_ expression: String, _ divisor: Int) -> String
+    /// The unix time at which the month holding day number `day` (days since 1970-01-01) starts.
+    func monthStart(day: String) -> String
+}
+
+/// A full-text query over the word index, as the shared compiler builds it; each dialect writes it in its
+/// engine's syntax, every term as one quoted string (never the engine's operators).
+public indirect enum WordQuery: Sendable, Hashable {
+    /// One word, phrase or prefix.
+    case term(TextTerm)
+    /// Every part (`AND`).
+    case all([WordQuery])
+    /// Any part (`OR`).
+    case any([WordQuery])
+    /// A part in parentheses.
+    case group(WordQuery)
+    /// The first part, without any of the others (`NOT`).
+    case except(WordQuery, [WordQuery])
+}

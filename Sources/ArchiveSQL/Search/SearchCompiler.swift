@@ -1,0 +1,204 @@
+import Archive
+import Foundation
+import QueryLanguage
+
+/// Compiles a parsed ``Query`` into a SQL condition over `messages m` joined to `dialogs d`, for a dialect.
+///
+/// Every value travels as a bound value; the only text that reaches SQL is this file's own and the
+/// dialect's. Full-text terms become the dialect's word queries (each term one quoted string), so input
+/// such as `NEAR`, `-`, `.`, `@` or a stray quote is searched for rather than read as index syntax. Each
+/// term is its own key-in-index subquery, which lets `and`, `or` and `not` combine terms and column
+/// predicates freely.
+///
+/// Missing values: a positive predicate never matches a message whose field is absent (`NULL`),
+/// while `!=` and `nin` do — the message is not equal to, nor in, the given values.
+struct SearchCompiler {
+    let dialect: any SQLDialect
+    /// Logins named in the query (`from:alice`), resolved to user ids before compiling.
+    var userIDs: [String: Int] = [:]
+
+    init(dialect: any SQLDialect, userIDs: [String: Int] = [:]) {
+        self.dialect = dialect
+        self.userIDs = userIDs
+    }
+
+    /// A compiler for `query` with its logins resolved to user ids.
+    static func resolving(_ query: Query, on connection: any SQLConnection) throws -> SearchCompiler {
+        var compiler = SearchCompiler(dialect: connection.dialect)
+        let logins = Set(query.root.logins)
+        if !logins.isEmpty {
+            for (login, id) in try connection.fetchAll(
+                "SELECT login, id FROM users WHERE login IN (\(SQLFragment.list(Array(logins))))",
+                { ($0[0] as String, $0[1] as Int) })
+            {
+                compiler.userIDs[login] = id
+            }
+        }
+        return compiler
+    }
+
+    func compile(_ expression: QueryExpression) throws(QueryError) -> SQLFragment {
+        switch expression {
+        case .and(let children): return try join(children, with: "AND")
+        case .or(let children): return try join(children, with: "OR")
+        case .not(let child):
+            // A comparison with NULL is NULL, and NOT NULL is NULL again: without COALESCE, `not from:3`
+            // would drop messages that have no sender. Inside AND/OR, NULL already acts as false.
+            let inner = try compile(child)
+            return "NOT COALESCE((\(inner)), 0)"
+        case .text(let term):
+            return dialect.wordCondition(dialect.wordQuery(.term(term)))
+        case .predicate(let predicate):
+            return try compile(predicate)
+        }
+    }
+
+    /// Joins children with `AND` or `OR`. Sibling full-text terms become one word query
+    /// (`"invoice" AND "refund"`), which intersects or unites their posting lists inside the index
+    /// instead of fetching every message of each term: two common words that rarely meet cost what
+    /// their few common hits cost.
+    private func join(_ children: [QueryExpression], with op: String) throws(QueryError) -> SQLFragment {
+        var parts: [SQLFragment] = []
+        let terms = children.compactMap { if case .text(let term) = $0 { WordQuery.term(term) } else { nil } }
+        var termsJoined = false
+        for child in children {
+            let fragment: SQLFragment
+            if case .text = child, terms.count > 1 {
+                if termsJoined { continue }
+                termsJoined = true
+                fragment = dialect.wordCondition(dialect.wordQuery(op == "AND" ? .all(terms) : .any(terms)))
+            } else {
+                fragment = try compile(child)
+            }
+            parts.append("(\(fragment))")
+        }
+        return .joined(parts, separator: " \(op) ")
+    }
+
+    private func compile(_ predicate: QueryPredicate) throws(QueryError) -> SQLFragment {
+        let values = try predicate.values.map { (value) throws(QueryError) in try sqlValue(value, predicate) }
+        switch predicate.field {
+        case .message:
+            if predicate.op == .contains { return substring(column: "m.text", values[0], indexed: true) }
+            return scalar("m.text", predicate.op, values)
+        case .senderID: return scalar("m.sender_id", predicate.op, values)
+        case .recipientID: return scalar("m.recipient_id", predicate.op, values)
+        case .dialog: return scalar("m.dialog_id", predicate.op, values)
+        case .dialogType: return scalar("d.type", predicate.op, values)
+        case .dialogName:
+            if predicate.op == .contains { return substring(column: "d.name", values[0], indexed: false) }
+            return scalar("d.name", predicate.op, values)
+        case .dateSent: return period("m.date_sent", predicate)
+        case .updatedAt: return period("m.updated_at", predicate)
+        case .attachmentType:
+            return element(
+                "m.attachments", dialect.jsonMember(dialect.jsonElement("e"), path: "$.type"), predicate.op, values)
+        case .hasAttachment: return flag("\(dialect.jsonArrayLength("m.attachments")) > 0", predicate)
+        case .readIDs: return element("m.read_ids", dialect.jsonElement("e"), predicate.op, values)
+        case .occupantsIDs: return element("d.occupant_ids", dialect.jsonElement("e"), predicate.op, values)
+        case .edited: return flag("m.edited > 0", predicate)
+        case .deleted: return flag("m.deleted_at IS NOT NULL", predicate)
+        case .custom(let key):
+            let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
+            let column = dialect.jsonMember("m.custom", boundPath: path)
+            if predicate.op == .contains { return dialect.containsCondition(column: column, .bind(values[0])) }
+            return custom(column: column, predicate.op, values)
+        }
+    }
+
+    private func sqlValue(_ value: QueryValue, _ predicate: QueryPredicate) throws(QueryError) -> SQLValue {
+        switch value {
+        case .int(let number): return number.sqlValue
+        case .string(let text): return text.sqlValue
+        case .bool(let flag): return (flag ? 1 : 0).sqlValue
+        case .period(let start, _): return start.sqlValue
+        case .login(let login):
+            guard let id = userIDs[login] else {
+                throw QueryError(
+                    position: predicate.range.lowerBound, length: predicate.range.count,
+                    message: "no archived user has the login `\(login)`",
+                    hint: "check the spelling, or give the numeric user id")
+            }
+            return id.sqlValue
+        }
+    }
+
+    /// A column compared with one value or a list.
+    private func scalar(_ column: SQLFragment, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+        switch op {
+        case .equal: return "\(column) = \(values[0])"
+        case .notEqual: return "\(column) IS NOT \(values[0])"
+        case .less: return "\(column) < \(values[0])"
+        case .lessOrEqual: return "\(column) <= \(values[0])"
+        case .greater: return "\(column) > \(values[0])"
+        case .greaterOrEqual: return "\(column) >= \(values[0])"
+        case .in, .all: return "\(column) IN (\(SQLFragment.list(values)))"
+        case .notIn: return "(\(column) IS NULL OR \(column) NOT IN (\(SQLFragment.list(values))))"
+        case .contains: return dialect.containsCondition(column: column, .bind(values[0]))
+        }
+    }
+
+    private func scalar(_ column: String, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+        scalar(SQLFragment.raw(column), op, values)
+    }
+
+    /// Case-insensitive substring: the substring index for message text when it can answer, else a scan.
+    private func substring(column: String, _ value: SQLValue, indexed: Bool) -> SQLFragment {
+        if indexed, case .text(let text) = value, let keys = dialect.substringKeys(text) {
+            return "\(raw: dialect.messageKey) IN (\(keys))"
+        }
+        return dialect.containsCondition(column: .raw(column), .bind(value))
+    }
+
+    /// A date column against a period `[start, end)`; see ``QueryValue/period(start:end:)``.
+    private func period(_ column: String, _ predicate: QueryPredicate) -> SQLFragment {
+        guard case .period(let start, let end) = predicate.values.first else { return "0" }
+        let c = SQLFragment.raw(column)
+        switch predicate.op {
+        case .less: return "\(c) < \(start)"
+        case .lessOrEqual: return "\(c) < \(end)"
+        case .greater: return "\(c) >= \(end)"
+        case .greaterOrEqual: return "\(c) >= \(start)"
+        case .notEqual, .notIn: return "(\(c) IS NULL OR \(c) < \(start) OR \(c) >= \(end))"
+        default: return "\(c) >= \(start) AND \(c) < \(end)"
+        }
+    }
+
+    /// An element of a JSON array column: `=`, `in` and comparisons match when any element does,
+    /// `all` when every value is an element, `!=` and `nin` when no element matches.
+    private func element(_ array: String, _ element: String, _ op: QueryOperator, _ values: [SQLValue])
+        -> SQLFragment
+    {
+        func exists(_ condition: SQLFragment) -> SQLFragment {
+            "EXISTS (SELECT 1 FROM \(raw: dialect.jsonElements(of: array, as: "e")) WHERE \(condition))"
+        }
+        switch op {
+        case .notEqual: return "NOT (\(exists(scalar(element, .equal, values))))"
+        case .notIn: return "NOT (\(exists(scalar(element, .in, values))))"
+        case .all:
+            return .joined(values.map { "(\(exists(scalar(element, .equal, [$0]))))" }, separator: " AND ")
+        default: return exists(scalar(element, op, values))
+        }
+    }
+
+    private func flag(_ condition: String, _ predicate: QueryPredicate) -> SQLFragment {
+        let wanted = (predicate.values.first == .bool(true)) != (predicate.op == .notEqual)
+        return .raw(wanted ? condition : "NOT (\(condition))")
+    }
+
+    /// A custom parameter: numbers match whether the client stored them as numbers or as strings.
+    private func custom(column: SQLFragment, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+        let texts = values.map { value -> SQLValue in
+            if case .integer(let number) = value { return .text(String(number)) }
+            return value
+        }
+        switch op {
+        case .equal, .in:
+            return "CAST(\(column) AS TEXT) IN (\(SQLFragment.list(texts)))"
+        case .notEqual, .notIn:
+            return "(\(column) IS NULL OR CAST(\(column) AS TEXT) NOT IN (\(SQLFragment.list(texts))))"
+        default:
+            return "CAST(\(column) AS REAL) \(raw: op.rawValue) \(values[0])"
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import ArchiveSQL
+import Foundation
+import QueryLanguage
+
+/// SQLite's SQL for the shared reader: FTS5 word and trigram indexes keyed by `rowid`, JSON1 functions,
+/// `INDEXED BY` to steer a plan, booleans that sum as integers.
+public struct SQLiteDialect: SQLDialect {
+    public init() {}
+
+    public func placeholder(_ index: Int) -> String { "?" }
+
+    // MARK: Words and substrings
+
+    /// An FTS5 query: each term one quoted string (quotes doubled), a prefix followed by ` *`; never FTS5
+    /// syntax from the user (`NEAR`, `-`, `.`, `@` are searched for).
+    public func wordQuery(_ query: WordQuery) -> SQLValue {
+        .text(Self.fts(query))
+    }
+
+    static func fts(_ query: WordQuery) -> String {
+        switch query {
+        case .term(let term):
+            let quoted = "\"" + term.text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return term.kind == .prefix ? quoted + " *" : quoted
+        case .all(let parts): return parts.map(fts).joined(separator: " AND ")
+        case .any(let parts): return parts.map(fts).joined(separator: " OR ")
+        case .group(let part): return "(" + fts(part) + ")"
+        case .except(let part, let excluded): return fts(part) + excluded.map { " NOT " + fts($0) }.joined()
+        }
+    }
+
+    public func wordCondition(_ query: SQLValue) -> SQLFragment {
+        "m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH \(query))"
+    }
+
+    public func wordKeys(_ query: SQLValue) -> SQLFragment {
+        "SELECT rowid FROM message_words WHERE message_words MATCH \(query)"
+    }
+
+    /// The trigram index answers substrings of three characters or more (one quoted string).
+    public func substringKeys(_ text: String) -> SQLFragment? {
+        guard text.count >= 3 else { return nil }
+        let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "SELECT rowid FROM message_trigrams WHERE message_trigrams MATCH \(phrase)"
+    }
+
+    /// A trigram index cannot match fewer than 3 characters: the same case folding, by a scan, with the
+    /// `qbarchive_contains` function every connection registers.
+    public func containsCondition(column: SQLFragment, _ text: SQLFragment) -> SQLFragment {
+        "qbarchive_contains(\(column), \(text))"
+    }
+
+    public var messageKey: String { "m.rowid" }
+    public var keyColumn: String { "rowid" }
+
+    /// bm25 once per hit, in a joined subquery.
+    public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
+        (
+            """
+             LEFT JOIN (SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
+            WHERE message_words MATCH \(query)) rk ON rk.rank_rowid = m.rowid
+            """,
+            "rk.rank_score IS NULL, rk.rank_score"
+        )
+    }
+
+    // MARK: JSON arrays
+
+    public func jsonElements(of column: String, as alias: String) -> String { "json_each(\(column)) \(alias)" }
+    public func jsonElement(_ alias: String) -> String { "\(alias).value" }
+    public func jsonMember(_ expression: String, path: String) -> String { "json_extract(\(expression), '\(path)')" }
+    public func jsonMember(_ expression: String, boundPath: String) -> SQLFragment {
+        "json_extract(\(raw: expression), \(boundPath))"
+    }
+    public func jsonArrayLength(_ column: String) -> String { "json_array_length(\(column))" }
+    public func jsonArrayAggregate(_ expression: String) -> String { "json_group_array(\(expression))" }
+
+    // MARK: Plans, aggregates, calendar
+
+    public var messagesByDate: String { "messages m INDEXED BY messages_by_date" }
+
+    /// A comparison is 0 or 1 in SQLite: the sum counts.
+    public func countWhere(_ condition: String) -> String { "SUM(\(condition))" }
+
+    /// SQLite's `/` rounds toward zero, wrong for times before 1970: subtract the non-negative remainder first.
+    public func floorDivision(_ expression: String, _ divisor: Int) -> String {
+        "((\(expression)) - (((\(expression)) % \(divisor)) + \(divisor)) % \(divisor)) / \(divisor)"
+    }
+
+    public func monthStart(day: String) -> String {
+        "CAST(strftime('%s', (\(day)) * 86400, 'unixepoch', 'start of month') AS INTEGER)"
+    }
+}
