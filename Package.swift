@@ -18,12 +18,12 @@ let package = Package(
         .library(name: "QuickBloxClient", targets: ["QuickBloxClient"]),
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "ArchiveSQL", targets: ["ArchiveSQL"]),
-        .library(name: "ArchiveStore", targets: ["ArchiveStore"]),
+        .library(name: "ArchiveSQLite", targets: ["ArchiveSQLite"]),
         .library(name: "Crawler", targets: ["Crawler"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Export", targets: ["Export"]),
-        .library(name: "Analytics", targets: ["Analytics"]),
+        .library(name: "Stats", targets: ["Stats"]),
         .library(name: "Service", targets: ["Service"]),
     ],
     dependencies: [
@@ -104,7 +104,7 @@ let package = Package(
         // The archive: SQLite through GRDB, migrations, FTS5 word and trigram indexes, page writes, and
         // the query language compiled to SQL.
         .target(
-            name: "ArchiveStore",
+            name: "ArchiveSQLite",
             dependencies: [
                 "Archive",
                 "ArchiveSQL",
@@ -150,9 +150,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Analytics: `qbarchive stats` figures (aggregated in SQL by ArchiveStore), JSON, tables and SVG charts.
+        // Stats: `qbarchive stats` figures (aggregated in SQL by ArchiveSQLite), JSON, tables and SVG charts.
         .target(
-            name: "Analytics",
+            name: "Stats",
             dependencies: ["QuickBlox", "QueryLanguage", "Archive"],
             swiftSettings: swiftSettings
         ),
@@ -167,7 +167,7 @@ let package = Package(
                 "Archive",
                 "Search",
                 "Export",
-                "Analytics",
+                "Stats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -213,12 +213,12 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QuickBloxClient",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "Crawler",
                 "QueryLanguage",
                 "Search",
                 "Export",
-                "Analytics",
+                "Stats",
                 "Service",
                 "QuickBloxEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(
             name: "CrawlerTests",
             dependencies: [
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "QuickBlox",
                 "QueryLanguage",
                 "Search",
@@ -287,7 +287,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -299,7 +299,7 @@ let package = Package(
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "Search",
                 "Export",
                 "Crawler",
@@ -319,7 +319,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "Crawler",
                 "QuickBloxClient",
                 "QuickBloxEmulator",
@@ -334,22 +334,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "ArchiveStoreTests",
+            name: "ArchiveSQLiteTests",
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "AnalyticsTests",
+            name: "StatsTests",
             dependencies: [
                 "QuickBlox",
                 "QueryLanguage",
-                "ArchiveStore",
-                "Analytics",
+                "ArchiveSQLite",
+                "Stats",
                 "Crawler",
                 "QuickBloxClient",
                 "QuickBloxEmulator",
@@ -365,7 +365,7 @@ let package = Package(
                 "qbarchive",
                 "QuickBlox",
                 "QuickBloxEmulator",
-                "ArchiveStore",
+                "ArchiveSQLite",
                 "Crawler",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

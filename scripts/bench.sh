@@ -397,7 +397,7 @@ $search_rows
 Queries that the full-text indexes answer alone (words, phrases, prefixes, \`message ctn\` of 3+ characters,
 with \`and\`/\`or\`/\`not\`) are counted from the indexes, without reading a message; when they match
 many messages the newest are found by walking the date index, otherwise every hit is fetched and sorted
-(\`Archive.prefersDateScan\` in \`Sources/ArchiveStore/Search/Archive+Query.swift\` gives the rule).
+(\`Archive.prefersDateScan\` in \`Sources/ArchiveSQLite/Search/Archive+Query.swift\` gives the rule).
 
 Side by side on the same file, whole processes:
 

@@ -4,7 +4,7 @@ import QuickBlox
 
 extension BundleImport {
     /// Copies every attachment file of verified bundle parts into the archive's file store, streaming each
-    /// through a ``ArchiveStore/FileStore/Writer`` (hashed as it is written, renamed into place only when
+    /// through a ``ArchiveSQLite/FileStore/Writer`` (hashed as it is written, renamed into place only when
     /// whole), and checks its SHA-256 and size against the manifest once more.
     ///
     /// - Returns: each restored file's SHA-256 → the name of the bundle file it came from.

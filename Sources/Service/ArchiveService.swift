@@ -1,4 +1,4 @@
-import Analytics
+import Stats
 import Archive
 import Foundation
 import Hummingbird

@@ -1,5 +1,5 @@
 import Archive
-import ArchiveStore
+import ArchiveSQLite
 import ArgumentParser
 import Foundation
 

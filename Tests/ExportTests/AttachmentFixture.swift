@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Export
 import Foundation
 import QuickBlox

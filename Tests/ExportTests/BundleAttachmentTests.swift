@@ -3,7 +3,7 @@ import GRDB
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 @testable import Export
 
 @Suite("Bundles carry the attachment files, verify them, and import restores them")

@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Crawler
 import Foundation
 import Hummingbird

@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Crypto
 import Foundation
 import QueryLanguage

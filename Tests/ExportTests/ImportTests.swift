@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 @testable import Export
 
 @Suite("import: a bundle restores the archive it came from")

@@ -3,7 +3,7 @@ import GRDB
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 @testable import Export
 
 @Suite("verify: corruption, signatures and the audit log")

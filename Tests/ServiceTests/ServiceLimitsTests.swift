@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Foundation
 import HTTPTypes
 import HummingbirdTesting

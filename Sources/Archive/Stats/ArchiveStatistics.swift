@@ -2,7 +2,7 @@
 ///
 /// Every aggregate is computed by SQLite; this type only carries the results (a few thousand rows at
 /// most: buckets, cells, leaders and one row per dialog for coverage). Times are unix seconds, UTC.
-/// The `Analytics` module turns it into a report with labels, JSON, tables and charts.
+/// The `Stats` module turns it into a report with labels, JSON, tables and charts.
 public struct ArchiveStatistics: Sendable, Hashable {
     /// Users: every archived user without a query; with one, the distinct senders of the matching messages.
     public var users: Int

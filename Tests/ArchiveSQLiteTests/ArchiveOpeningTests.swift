@@ -3,7 +3,7 @@ import GRDB
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 @Suite("Creating and opening archives")
 struct ArchiveOpeningTests {

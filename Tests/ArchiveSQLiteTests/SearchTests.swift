@@ -3,7 +3,7 @@ import QueryLanguage
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 @Suite("Full-text search")
 struct SearchTests {

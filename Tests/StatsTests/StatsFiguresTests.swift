@@ -1,9 +1,9 @@
-import ArchiveStore
+import ArchiveSQLite
 import Foundation
 import QueryLanguage
 import Testing
 
-@testable import Analytics
+@testable import Stats
 
 @Suite("qbarchive stats: exact figures of a hand-made archive")
 struct StatsFiguresTests {

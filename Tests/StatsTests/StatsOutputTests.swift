@@ -2,7 +2,7 @@ import Foundation
 import QuickBlox
 import Testing
 
-@testable import Analytics
+@testable import Stats
 
 #if canImport(FoundationXML)
     import FoundationXML

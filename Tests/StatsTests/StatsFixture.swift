@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Foundation
 import QueryLanguage
 import QuickBlox

@@ -2,7 +2,7 @@ import Foundation
 import QueryLanguage
 import QuickBlox
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 /// A directory under the system temp directory, removed when the fixture goes away.
 final class TemporaryDirectory: Sendable {

@@ -1,4 +1,4 @@
-import ArchiveStore
+import ArchiveSQLite
 import Crawler
 import Foundation
 import HummingbirdTesting
@@ -7,7 +7,7 @@ import QuickBloxClient
 import QuickBloxEmulator
 import Testing
 
-@testable import Analytics
+@testable import Stats
 
 @Suite("qbarchive stats: coverage after real crawls of the emulator")
 struct StatsCrawlCoverageTests {

@@ -4,7 +4,7 @@ import GRDB
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 @Suite("The attachment file store and the attachment_files index")
 struct FileStoreTests {

@@ -3,7 +3,7 @@ import QueryLanguage
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 /// Inputs `make chaos` found mishandled: text with U+0000, queries past SQLite's limits.
 @Suite("Hostile text and queries")

@@ -2,7 +2,7 @@ import GRDB
 import QuickBlox
 import Testing
 
-@testable import ArchiveStore
+@testable import ArchiveSQLite
 
 @Suite("Streaming and bulk ingest")
 struct ExportTests {
