@@ -79,7 +79,7 @@ let package = Package(
         ),
 
         // The moderation query language: a parser from text to a typed expression with positioned errors.
-        .target(name: "QueryLanguage", swiftSettings: swiftSettings),
+        .target(name: "QueryLanguage", dependencies: ["QuickBlox"], swiftSettings: swiftSettings),
 
         // The archive, backend-neutral: what is archived (values), the reader and writer protocols every
         // storage backend implements, the content-addressed file store they share, their errors. No SQL.
@@ -285,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "SearchTests",
             dependencies: [
+                "Crawler",
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveSQLite",

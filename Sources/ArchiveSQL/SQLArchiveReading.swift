@@ -54,7 +54,8 @@ enum Columns {
     }
 
     /// The recorded files for these keys, one look-up each.
-    static func files(keys: some Collection<String>, on connection: any SQLConnection) throws -> [String: ArchivedFile] {
+    static func files(keys: some Collection<String>, on connection: any SQLConnection) throws -> [String: ArchivedFile]
+    {
         var found: [String: ArchivedFile] = [:]
         for key in Set(keys) {
             if let file = try connection.fetchOne(

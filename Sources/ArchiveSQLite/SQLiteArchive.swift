@@ -1,5 +1,5 @@
-import Foundation
 import ArchiveSQL
+import Foundation
 import GRDB
 
 /// A qbarchive archive: one SQLite file holding a QuickBlox application's chat history.

@@ -1,4 +1,5 @@
 import QueryLanguage
+import QuickBlox
 
 /// Which messages an export takes, and how the user said so (recorded in the manifest and audit log).
 public struct ExportSelection: Sendable, Hashable {
@@ -32,7 +33,9 @@ public struct ExportSelection: Sendable, Hashable {
                 .predicate(QueryPredicate(field: .dialog, op: .equal, values: [.string(dialogID)], range: 0..<0)))
             sources.append("dialog = \(dialogID)")
         }
-        for (option, text, op) in [("--since", since, QueryOperator.greaterOrEqual), ("--until", until, .lessOrEqual)] {
+        for (option, text, op) in [
+            ("--since", since, FilterOperator.greaterThanOrEqual), ("--until", until, .lessThanOrEqual),
+        ] {
             guard let text else { continue }
             guard let period = QueryDate.period(text, now: now) else {
                 throw ExportError.badOption("\(option) \(text) is not a date: \(QueryDate.hint)")
@@ -42,7 +45,7 @@ public struct ExportSelection: Sendable, Hashable {
                     QueryPredicate(
                         field: .dateSent, op: op, values: [.period(start: period.start, end: period.end)], range: 0..<0)
                 ))
-            sources.append("date \(op == .greaterOrEqual ? ">=" : "<=") \(text)")
+            sources.append("date \(op == .greaterThanOrEqual ? ">=" : "<=") \(text)")
         }
         switch parts.count {
         case 0: query = nil

@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// Predicates: `field op value`, `field in (a, b)`, `field:value`, and the REST form `field[op]=a,b`.
 extension ParserState {
     /// A value as typed, before it is typed for its field.
@@ -11,11 +13,11 @@ extension ParserState {
     mutating func predicate(field token: QueryToken, name: String) throws(QueryError) -> QueryPredicate {
         let field = try field(named: name, at: token.range)
         guard let opToken = advance() else { throw error(at: nil, "expected an operator after the field") }
-        let op: QueryOperator
+        let op: FilterOperator
         if case .comparison(let comparison) = opToken.kind {
             op = comparison
         } else {
-            op = QueryOperator(rawValue: opToken.keyword ?? "") ?? .equal
+            op = FilterOperator(symbol: opToken.keyword ?? "") ?? .equal
         }
         let spelled = text(of: opToken.range).lowercased()
         try check(op, spelled: spelled, on: field, at: opToken.range)
@@ -112,14 +114,14 @@ extension ParserState {
         throw error(at: range, "unknown field `\(QueryError.excerpt(name))`", hint: hint)
     }
 
-    private func check(_ op: QueryOperator, spelled: String, on field: QueryField, at range: Range<Int>)
+    private func check(_ op: FilterOperator, spelled: String, on field: QueryField, at range: Range<Int>)
         throws(QueryError)
     {
         guard !field.operators.contains(op) else { return }
         let hint =
             field == .hasAttachment
             ? "use has:attachment, or -has:attachment for none"
-            : "use " + field.operators.map(\.rawValue).joined(separator: ", ")
+            : "use " + field.operators.map(\.symbol).joined(separator: ", ")
         throw error(at: range, "`\(QueryError.excerpt(spelled))` is not allowed on `\(field.name)`", hint: hint)
     }
 
@@ -129,10 +131,11 @@ extension ParserState {
     {
         let field = try field(named: filter.field, at: filter.fieldRange)
         let name = filter.op.lowercased()
-        let op: QueryOperator
+        let op: FilterOperator
         if name.isEmpty, filter.opRange.count == 1 {
             op = .equal  // plain `field=value`
-        } else if let found = QueryOperator.allCases.first(where: { !$0.restName.isEmpty && $0.restName == name }) {
+        } else if let found = FilterOperator.queryOperators.first(where: { !$0.rawValue.isEmpty && $0.rawValue == name }
+        ) {
             op = found
         } else {
             throw error(

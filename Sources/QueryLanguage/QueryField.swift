@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// A field a predicate can test, with its names and the operators that make sense for it.
 ///
 /// Names are case-insensitive and each field has QuickBlox's name plus the aliases a moderator is
@@ -61,8 +63,10 @@ public enum QueryField: Sendable, Hashable {
     }
 
     /// The operators the field accepts, in the order error hints list them.
-    var operators: [QueryOperator] {
-        let ordered: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+    var operators: [FilterOperator] {
+        let ordered: [FilterOperator] = [
+            .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+        ]
         switch self {
         case .message: return [.equal, .notEqual, .contains]
         case .senderID, .recipientID: return ordered + [.in, .notIn]

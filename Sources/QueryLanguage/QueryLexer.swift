@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// Splits a query into tokens.
 ///
 /// Written by hand (the language is small and errors need exact Character offsets). Two places
@@ -38,8 +40,9 @@ struct QueryLexer {
             case "=": emit(.comparison(.equal), from: start, length: 1)
             case "<", ">":
                 let orEqual = next(1) == "="
-                let op: QueryOperator =
-                    character == "<" ? (orEqual ? .lessOrEqual : .less) : (orEqual ? .greaterOrEqual : .greater)
+                let op: FilterOperator =
+                    character == "<"
+                    ? (orEqual ? .lessThanOrEqual : .lessThan) : (orEqual ? .greaterThanOrEqual : .greaterThan)
                 emit(.comparison(op), from: start, length: orEqual ? 2 : 1)
             case "!" where next(1) == "=": emit(.comparison(.notEqual), from: start, length: 2)
             case "!":

@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// One lexical token of a query, with its Character offsets in the source.
 struct QueryToken: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
@@ -9,7 +11,7 @@ struct QueryToken: Sendable, Hashable {
         /// A `-` that negates the term after it.
         case minus
         /// `=`, `!=`, `<`, `<=`, `>`, `>=`, or the `:` of `field:value` (read as `=`).
-        case comparison(QueryOperator)
+        case comparison(FilterOperator)
         /// QuickBlox's REST form `field[op]=value` or `field=value`.
         case rest(RestFilter)
     }

@@ -18,6 +18,36 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable, Codable {
     /// Substring (case-insensitive in the emulator; see docs/emulator.md).
     case contains = "ctn"
 
+    /// The operator as the moderation query language spells it (`field op value`): `=`, `!=`, `<`, `<=`,
+    /// `>`, `>=`, `ctn`, `in`, `nin`, `all` (and `or`, which the language writes between terms instead).
+    public var symbol: String {
+        switch self {
+        case .equal: "="
+        case .notEqual: "!="
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqual: ">="
+        case .contains: "ctn"
+        case .in: "in"
+        case .notIn: "nin"
+        case .all: "all"
+        case .or: "or"
+        }
+    }
+
+    /// The operator the query language spells `symbol`.
+    public init?(symbol: String) {
+        guard let found = Self.queryOperators.first(where: { $0.symbol == symbol }) else { return nil }
+        self = found
+    }
+
+    /// The operators a query may put between a field and its value, in the language's order.
+    public static let queryOperators: [FilterOperator] = [
+        .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .contains, .in, .notIn,
+        .all,
+    ]
+
     /// Whether the value is a comma-separated list.
     public var takesList: Bool {
         switch self {

@@ -1,5 +1,6 @@
 import Foundation
 import QueryLanguage
+import QuickBlox
 
 /// Finds what a query matched inside a message's text, to highlight it and to centre a snippet on it.
 ///

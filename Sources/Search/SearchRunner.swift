@@ -9,7 +9,7 @@ public struct SearchRunner: Sendable {
         case results
         /// Only how many messages match.
         case count
-        /// The SQL and its arguments, and the REST parameters that could be pushed down.
+        /// The SQL and its arguments (the command adds what a targeted crawl could push down).
         case explain
     }
 
@@ -42,12 +42,6 @@ public struct SearchRunner: Sendable {
             write("SQL:")
             write("  " + plan.sql)
             write("arguments: " + plan.arguments.joined(separator: ", "))
-            let pushdown = QueryPushdown(query)
-            write("QuickBlox REST (what a targeted crawl could ask the server):")
-            if !pushdown.dialogIDs.isEmpty { write("  dialogs: " + pushdown.dialogIDs.joined(separator: ", ")) }
-            write("  GET /chat/Message.json?" + (pushdown.filters.isEmpty ? "(no filter)" : pushdown.queryString))
-            let local = pushdown.residual.map { query.text(of: $0) }
-            write("left to filter locally: " + (local.isEmpty ? "nothing" : local.joined(separator: " · ")))
         case .results:
             let hits = try await archive.search(query, options: options)
             if let header = output.header { write(header) }
@@ -64,33 +58,6 @@ public struct SearchRunner: Sendable {
             if output.format == .table {
                 write(hits.isEmpty ? "no messages match" : "\(hits.count) messages (from \(options.offset + 1))")
             }
-        }
-    }
-}
-
-extension Query {
-    /// The source text of a sub-expression (its terms' span), for explanations and error messages.
-    public func text(of expression: QueryExpression) -> String {
-        guard let range = expression.sourceRange else { return "\(expression)" }
-        let characters = Array(source)
-        guard range.lowerBound >= 0, range.upperBound <= characters.count else { return "\(expression)" }
-        return String(characters[range])
-    }
-}
-
-extension QueryExpression {
-    /// The Character span of the expression in its source, from its first to its last term.
-    var sourceRange: Range<Int>? {
-        switch self {
-        case .text(let term): return term.range
-        case .predicate(let predicate): return predicate.range
-        case .not(let child): return child.sourceRange
-        case .and(let children), .or(let children):
-            let ranges = children.compactMap(\.sourceRange)
-            guard let low = ranges.map(\.lowerBound).min(), let high = ranges.map(\.upperBound).max() else {
-                return nil
-            }
-            return low..<high
         }
     }
 }

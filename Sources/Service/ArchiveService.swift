@@ -1,4 +1,3 @@
-import Stats
 import Archive
 import Foundation
 import Hummingbird
@@ -7,6 +6,7 @@ import QueryLanguage
 import QuickBlox
 import Search
 import ServiceLifecycle
+import Stats
 
 /// `qbarchive serve`: the moderator web UI, the JSON API, health and metrics over one archive.
 ///

@@ -1,6 +1,6 @@
-import Stats
 import Archive
 import QueryLanguage
+import Stats
 
 /// Keeps computed stats reports until the archive changes: aggregating a million messages takes
 /// seconds, and the dashboard is loaded far more often than a crawl runs.

@@ -1,5 +1,6 @@
 import Archive
 import ArgumentParser
+import Crawler
 import Foundation
 import QueryLanguage
 import Search
@@ -71,6 +72,7 @@ struct SearchCommand: AsyncParsableCommand {
                 output: SearchOutput(format: format, query: parsed, color: isatty(STDOUT_FILENO) == 1),
                 context: context
             ).run(mode: explain ? .explain : count ? .count : .results, write: { print($0) })
+            if explain { QueryPushdown(parsed).explanation.forEach { print($0) } }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: text)
         }

@@ -1,9 +1,9 @@
-import Stats
 import Archive
 import ArgumentParser
 import Foundation
 import QueryLanguage
 import Search
+import Stats
 
 /// `qbarchive stats`: what an archive holds, who talks when, how fast people reply, and how complete it is.
 struct StatsCommand: AsyncParsableCommand {

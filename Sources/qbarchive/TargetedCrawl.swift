@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crawler
 import Foundation
 import QueryLanguage
 import Search

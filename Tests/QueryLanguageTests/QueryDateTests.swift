@@ -1,3 +1,4 @@
+import QuickBlox
 import Testing
 
 @testable import QueryLanguage
@@ -43,10 +44,10 @@ struct QueryDateTests {
 
     @Test func comparisonsKeepThePeriod() throws {
         let sevenDays = QueryValue.period(start: testNow - 7 * day, end: testNow - 7 * day + 1)
-        #expect(try parsed("date > 7d") == predicate(.dateSent, .greater, [sevenDays]))
-        #expect(try parsed("updated_at <= 7d") == predicate(.updatedAt, .lessOrEqual, [sevenDays]))
+        #expect(try parsed("date > 7d") == predicate(.dateSent, .greaterThan, [sevenDays]))
+        #expect(try parsed("updated_at <= 7d") == predicate(.updatedAt, .lessThanOrEqual, [sevenDays]))
         let day1 = QueryValue.period(start: march2024, end: march2024 + day)
-        #expect(try parsed("date_sent < 2024-03-01") == predicate(.dateSent, .less, [day1]))
+        #expect(try parsed("date_sent < 2024-03-01") == predicate(.dateSent, .lessThan, [day1]))
         #expect(try parsed("date != \"2024-03-01\"") == predicate(.dateSent, .notEqual, [day1]))
     }
 

@@ -1,3 +1,4 @@
+import QuickBlox
 import Testing
 
 @testable import QueryLanguage
@@ -75,10 +76,10 @@ struct QueryParserTests {
     @Test(arguments: [
         ("sender_id = 34", predicate(.senderID, .equal, [.int(34)])),
         ("to != 5", predicate(.recipientID, .notEqual, [.int(5)])),
-        ("recipient_id < 5", predicate(.recipientID, .less, [.int(5)])),
-        ("recipient_id <= 5", predicate(.recipientID, .lessOrEqual, [.int(5)])),
-        ("sender_id > 5", predicate(.senderID, .greater, [.int(5)])),
-        ("sender_id >= 5", predicate(.senderID, .greaterOrEqual, [.int(5)])),
+        ("recipient_id < 5", predicate(.recipientID, .lessThan, [.int(5)])),
+        ("recipient_id <= 5", predicate(.recipientID, .lessThanOrEqual, [.int(5)])),
+        ("sender_id > 5", predicate(.senderID, .greaterThan, [.int(5)])),
+        ("sender_id >= 5", predicate(.senderID, .greaterThanOrEqual, [.int(5)])),
         ("from in (alice, 7)", predicate(.senderID, .in, [.login("alice"), .int(7)])),
         ("from NIN (alice)", predicate(.senderID, .notIn, [.login("alice")])),
         ("read_ids all (1, 2)", predicate(.readIDs, .all, [.int(1), .int(2)])),
@@ -93,8 +94,8 @@ struct QueryParserTests {
         ("attachment_type in (audio,video)", predicate(.attachmentType, .in, [.string("audio"), .string("video")])),
         ("has = attachment", predicate(.hasAttachment, .equal, [.bool(true)])),
         ("deleted != false", predicate(.deleted, .notEqual, [.bool(false)])),
-        ("custom.priority > 2", predicate(.custom("priority"), .greater, [.int(2)])),
-        ("custom.delta > -5", predicate(.custom("delta"), .greater, [.int(-5)])),
+        ("custom.priority > 2", predicate(.custom("priority"), .greaterThan, [.int(2)])),
+        ("custom.delta > -5", predicate(.custom("delta"), .greaterThan, [.int(-5)])),
         (#"custom.label = "7""#, predicate(.custom("label"), .equal, [.string("7")])),
         ("custom.order_id ctn X-1", predicate(.custom("order_id"), .contains, [.string("X-1")])),
         ("custom.k nin (1, b)", predicate(.custom("k"), .notIn, [.int(1), .string("b")])),
@@ -127,17 +128,17 @@ struct QueryParserTests {
     /// Every operator on every field: accepted exactly where allowed, else an error at the operator.
     @Test(arguments: allowed)
     func operatorsPerField(_ field: String, _ value: String, _ operators: Set<String>) throws {
-        for op in QueryOperator.allCases {
-            let source = op.takesList ? "\(field) \(op.rawValue) (\(value))" : "\(field) \(op.rawValue) \(value)"
-            if operators.contains(op.rawValue) {
+        for op in FilterOperator.queryOperators {
+            let source = op.takesList ? "\(field) \(op.symbol) (\(value))" : "\(field) \(op.symbol) \(value)"
+            if operators.contains(op.symbol) {
                 guard case .predicate(let predicate) = try parser.parse(source).root else {
                     Issue.record("`\(source)` is not a predicate")
                     continue
                 }
                 #expect(predicate.op == op && predicate.values.count == 1 && predicate.range == 0..<source.count)
             } else if let error = failure(source) {
-                #expect(error.message == "`\(op.rawValue)` is not allowed on `\(field)`", "\(source)")
-                #expect(error.position == field.count + 1 && error.length == op.rawValue.count, "\(source)")
+                #expect(error.message == "`\(op.symbol)` is not allowed on `\(field)`", "\(source)")
+                #expect(error.position == field.count + 1 && error.length == op.symbol.count, "\(source)")
             }
         }
     }

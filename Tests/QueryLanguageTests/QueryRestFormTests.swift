@@ -1,3 +1,4 @@
+import QuickBlox
 import Testing
 
 @testable import QueryLanguage
@@ -24,10 +25,10 @@ struct QueryRestFormTests {
         ("sender_id=7", predicate(.senderID, .equal, [.int(7)])),
         ("from=alice", predicate(.senderID, .equal, [.login("alice")])),
         ("recipient_id[ne]=7", predicate(.recipientID, .notEqual, [.int(7)])),
-        ("sender_id[lt]=7", predicate(.senderID, .less, [.int(7)])),
-        ("sender_id[lte]=7", predicate(.senderID, .lessOrEqual, [.int(7)])),
-        ("sender_id[gt]=7", predicate(.senderID, .greater, [.int(7)])),
-        ("sender_id[GTE]=7", predicate(.senderID, .greaterOrEqual, [.int(7)])),
+        ("sender_id[lt]=7", predicate(.senderID, .lessThan, [.int(7)])),
+        ("sender_id[lte]=7", predicate(.senderID, .lessThanOrEqual, [.int(7)])),
+        ("sender_id[gt]=7", predicate(.senderID, .greaterThan, [.int(7)])),
+        ("sender_id[GTE]=7", predicate(.senderID, .greaterThanOrEqual, [.int(7)])),
         ("sender_id[nin]=1,2,3", predicate(.senderID, .notIn, [.int(1), .int(2), .int(3)])),
         ("read_ids[all]=1,2", predicate(.readIDs, .all, [.int(1), .int(2)])),
         ("dialog_type[in]=1,private", predicate(.dialogType, .in, [.int(1), .int(3)])),
@@ -37,21 +38,21 @@ struct QueryRestFormTests {
         ("message[ctn]=100%", predicate(.message, .contains, [.string("100%")])),
         ("chat_dialog_id[in]=a%2Cb,c", predicate(.dialog, .in, [.string("a,b"), .string("c")])),
         ("custom.city=New%20York", predicate(.custom("city"), .equal, [.string("New York")])),
-        ("custom.level[gte]=3", predicate(.custom("level"), .greaterOrEqual, [.int(3)])),
+        ("custom.level[gte]=3", predicate(.custom("level"), .greaterThanOrEqual, [.int(3)])),
         (#"message[ctn]="money back""#, predicate(.message, .contains, [.string("money back")])),
         (#"message="50%20off""#, predicate(.message, .equal, [.string("50%20off")])),
         (
             "date_sent[gte]=1709251200",
-            predicate(.dateSent, .greaterOrEqual, [.period(start: 1_709_251_200, end: 1_709_251_201)])
+            predicate(.dateSent, .greaterThanOrEqual, [.period(start: 1_709_251_200, end: 1_709_251_201)])
         ),
         ("date_sent[in]=2024-03", predicate(.dateSent, .in, [.period(start: march2024, end: march2024 + 31 * day)])),
         (
             "date_sent[lt]=2024-03-01T10:00:00%2B02:00",
-            predicate(.dateSent, .less, [.period(start: march2024 + 28_800, end: march2024 + 28_801)])
+            predicate(.dateSent, .lessThan, [.period(start: march2024 + 28_800, end: march2024 + 28_801)])
         ),
         (
             "date_sent[lt]=2024-03-01T10:00:00+02:00",
-            predicate(.dateSent, .less, [.period(start: march2024 + 28_800, end: march2024 + 28_801)])
+            predicate(.dateSent, .lessThan, [.period(start: march2024 + 28_800, end: march2024 + 28_801)])
         ),
     ])
     func operatorsAndValues(_ source: String, _ expected: QueryExpression) throws {

@@ -1,3 +1,4 @@
+import QuickBlox
 import Testing
 
 @testable import QueryLanguage
@@ -9,7 +10,7 @@ let march2024 = 1_709_251_200
 let day = 86_400
 let parser = QueryParser(now: testNow)
 
-func predicate(_ field: QueryField, _ op: QueryOperator, _ values: [QueryValue]) -> QueryExpression {
+func predicate(_ field: QueryField, _ op: FilterOperator, _ values: [QueryValue]) -> QueryExpression {
     .predicate(QueryPredicate(field: field, op: op, values: values, range: 0..<0))
 }
 

@@ -117,9 +117,11 @@ struct QueryGenerator {
     }
 
     private func predicate(_ random: inout SeededRandom) -> QueryPredicate {
-        let comparisons: [QueryOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let comparisons: [FilterOperator] = [
+            .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+        ]
         let field: QueryField
-        var op: QueryOperator
+        var op: FilterOperator
         var values: [QueryValue]
         switch random.next() % 15 {
         case 0:

@@ -1,4 +1,5 @@
 import ArchiveSQLite
+import Crawler
 import Foundation
 import QueryLanguage
 import Search
@@ -56,6 +57,7 @@ struct ExplainGoldenTests {
                     output: SearchOutput(format: .table, query: query, color: false))
                 do {
                     try await runner.run(mode: .explain) { lines.append($0) }
+                    lines += QueryPushdown(query).explanation  // as `search --explain` prints it
                 } catch {
                     lines.append("error: \(error)")
                 }

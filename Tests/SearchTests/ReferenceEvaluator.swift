@@ -75,15 +75,15 @@ struct ReferenceEvaluator {
         switch predicate.op {
         case .equal: return field == values[0]
         case .notEqual: return field != values[0]
-        case .in, .all: return values.contains(field)
+        case .in, .all, .or: return values.contains(field)
         case .notIn: return !values.contains(field)
         case .contains: return Self.contains(field.lenientString, values[0].lenientString ?? "")
-        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             guard let a = field.lenientInt, let b = values[0].lenientInt else { return false }
             switch predicate.op {
-            case .less: return a < b
-            case .lessOrEqual: return a <= b
-            case .greater: return a > b
+            case .lessThan: return a < b
+            case .lessThanOrEqual: return a <= b
+            case .greaterThan: return a > b
             default: return a >= b
             }
         }
@@ -91,7 +91,7 @@ struct ReferenceEvaluator {
 
     /// An array field: any element for `=`, `in` and comparisons; every value for `all`; none for `!=`, `nin`.
     private func elements(_ array: [JSONValue], _ predicate: QueryPredicate) -> Bool {
-        func any(_ op: QueryOperator) -> Bool {
+        func any(_ op: FilterOperator) -> Bool {
             var positive = predicate
             positive.op = op
             return array.contains { scalar($0, positive) }
@@ -109,10 +109,10 @@ struct ReferenceEvaluator {
         guard case .period(let start, let end) = predicate.values.first else { return false }
         guard let date else { return predicate.op == .notEqual }
         switch predicate.op {
-        case .less: return date < start
-        case .lessOrEqual: return date < end
-        case .greater: return date >= end
-        case .greaterOrEqual: return date >= start
+        case .lessThan: return date < start
+        case .lessThanOrEqual: return date < end
+        case .greaterThan: return date >= end
+        case .greaterThanOrEqual: return date >= start
         case .notEqual, .notIn: return date < start || date >= end
         default: return date >= start && date < end
         }
@@ -149,7 +149,7 @@ struct ReferenceEvaluator {
                 if case .int(let number) = value { return .string(String(number)) }
                 return value
             }
-            if [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(predicate.op) {
+            if [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(predicate.op) {
                 return scalar(message.extra[key], predicate)
             }
             return scalar(stored, textual)

@@ -129,8 +129,7 @@ final class SQLSnapshot: ArchiveSnapshot, @unchecked Sendable {
 }
 
 extension SQLArchiveReading {
-    public func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T
-    {
+    public func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T {
         let location = location
         return try await sql.withSnapshot { database in
             let snapshot = SQLSnapshot(database, location: location)

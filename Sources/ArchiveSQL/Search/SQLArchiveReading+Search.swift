@@ -33,10 +33,12 @@ extension SQLArchiveReading {
         try await sql.read { connection in
             guard
                 let anchor = try connection.fetchOne(
-                    "SELECT dialog_id, date_sent FROM messages WHERE id = \(messageID)", { ($0[0] as String, $0[1] as Int) })
+                    "SELECT dialog_id, date_sent FROM messages WHERE id = \(messageID)",
+                    { ($0[0] as String, $0[1] as Int) })
             else { return [] }
             let (dialogID, dateSent) = anchor
-            let select: SQLFragment = "SELECT \(raw: Columns.hit) FROM \(raw: Columns.hitSource) WHERE m.dialog_id = \(dialogID)"
+            let select: SQLFragment =
+                "SELECT \(raw: Columns.hit) FROM \(raw: Columns.hitSource) WHERE m.dialog_id = \(dialogID)"
             let earlier = try connection.fetchAll(
                 """
                 \(select) AND (m.date_sent, m.id) < (\(dateSent), \(messageID)) ORDER BY m.date_sent DESC, m.id DESC LIMIT \(before)

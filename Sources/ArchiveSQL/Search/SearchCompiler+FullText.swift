@@ -1,5 +1,6 @@
 import Archive
 import QueryLanguage
+import QuickBlox
 
 extension SearchCompiler {
     /// The keys of the messages an expression matches, read from the full-text indexes alone, or

@@ -1,6 +1,7 @@
 import Archive
 import Foundation
 import QueryLanguage
+import QuickBlox
 
 /// Compiles a parsed ``Query`` into a SQL condition over `messages m` joined to `dialogs d`, for a dialect.
 ///
@@ -124,21 +125,21 @@ struct SearchCompiler {
     }
 
     /// A column compared with one value or a list.
-    private func scalar(_ column: SQLFragment, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+    private func scalar(_ column: SQLFragment, _ op: FilterOperator, _ values: [SQLValue]) -> SQLFragment {
         switch op {
         case .equal: return "\(column) = \(values[0])"
         case .notEqual: return "\(column) IS NOT \(values[0])"
-        case .less: return "\(column) < \(values[0])"
-        case .lessOrEqual: return "\(column) <= \(values[0])"
-        case .greater: return "\(column) > \(values[0])"
-        case .greaterOrEqual: return "\(column) >= \(values[0])"
-        case .in, .all: return "\(column) IN (\(SQLFragment.list(values)))"
+        case .lessThan: return "\(column) < \(values[0])"
+        case .lessThanOrEqual: return "\(column) <= \(values[0])"
+        case .greaterThan: return "\(column) > \(values[0])"
+        case .greaterThanOrEqual: return "\(column) >= \(values[0])"
+        case .in, .all, .or: return "\(column) IN (\(SQLFragment.list(values)))"
         case .notIn: return "(\(column) IS NULL OR \(column) NOT IN (\(SQLFragment.list(values))))"
         case .contains: return dialect.containsCondition(column: column, .bind(values[0]))
         }
     }
 
-    private func scalar(_ column: String, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+    private func scalar(_ column: String, _ op: FilterOperator, _ values: [SQLValue]) -> SQLFragment {
         scalar(SQLFragment.raw(column), op, values)
     }
 
@@ -155,10 +156,10 @@ struct SearchCompiler {
         guard case .period(let start, let end) = predicate.values.first else { return "0" }
         let c = SQLFragment.raw(column)
         switch predicate.op {
-        case .less: return "\(c) < \(start)"
-        case .lessOrEqual: return "\(c) < \(end)"
-        case .greater: return "\(c) >= \(end)"
-        case .greaterOrEqual: return "\(c) >= \(start)"
+        case .lessThan: return "\(c) < \(start)"
+        case .lessThanOrEqual: return "\(c) < \(end)"
+        case .greaterThan: return "\(c) >= \(end)"
+        case .greaterThanOrEqual: return "\(c) >= \(start)"
         case .notEqual, .notIn: return "(\(c) IS NULL OR \(c) < \(start) OR \(c) >= \(end))"
         default: return "\(c) >= \(start) AND \(c) < \(end)"
         }
@@ -166,7 +167,7 @@ struct SearchCompiler {
 
     /// An element of a JSON array column: `=`, `in` and comparisons match when any element does,
     /// `all` when every value is an element, `!=` and `nin` when no element matches.
-    private func element(_ array: String, _ element: String, _ op: QueryOperator, _ values: [SQLValue])
+    private func element(_ array: String, _ element: String, _ op: FilterOperator, _ values: [SQLValue])
         -> SQLFragment
     {
         func exists(_ condition: SQLFragment) -> SQLFragment {
@@ -187,7 +188,7 @@ struct SearchCompiler {
     }
 
     /// A custom parameter: numbers match whether the client stored them as numbers or as strings.
-    private func custom(column: SQLFragment, _ op: QueryOperator, _ values: [SQLValue]) -> SQLFragment {
+    private func custom(column: SQLFragment, _ op: FilterOperator, _ values: [SQLValue]) -> SQLFragment {
         let texts = values.map { value -> SQLValue in
             if case .integer(let number) = value { return .text(String(number)) }
             return value
@@ -198,7 +199,7 @@ struct SearchCompiler {
         case .notEqual, .notIn:
             return "(\(column) IS NULL OR CAST(\(column) AS TEXT) NOT IN (\(SQLFragment.list(texts))))"
         default:
-            return "CAST(\(column) AS REAL) \(raw: op.rawValue) \(values[0])"
+            return "CAST(\(column) AS REAL) \(raw: op.symbol) \(values[0])"
         }
     }
 }

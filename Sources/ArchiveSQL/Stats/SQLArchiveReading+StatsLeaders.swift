@@ -23,7 +23,8 @@ extension SQLArchiveReading {
         -> [ArchiveStatistics.DialogCount]
     {
         let d = connection.dialect
-        let names = d.jsonArrayAggregate("COALESCE(NULLIF(u.full_name, ''), u.login, CAST(\(d.jsonElement("e")) AS TEXT))")
+        let names = d.jsonArrayAggregate(
+            "COALESCE(NULLIF(u.full_name, ''), u.login, CAST(\(d.jsonElement("e")) AS TEXT))")
         return try connection.fetchAll(
             """
             SELECT t.dialog, dd.name, dd.type,

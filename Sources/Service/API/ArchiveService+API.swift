@@ -1,4 +1,3 @@
-import Stats
 import Archive
 import Export
 import Foundation
@@ -6,6 +5,7 @@ import Hummingbird
 import QueryLanguage
 import QuickBlox
 import Search
+import Stats
 
 extension ArchiveService {
     /// `/healthz` and `/metrics`.

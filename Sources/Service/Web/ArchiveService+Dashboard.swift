@@ -1,8 +1,8 @@
-import Stats
 import Archive
 import Foundation
 import Hummingbird
 import QuickBlox
+import Stats
 
 extension ArchiveService {
     struct DashboardView {

@@ -17,7 +17,11 @@ public struct QueryPushdown: Sendable, Hashable {
     /// The terms the server cannot evaluate, to filter locally (empty: the query is fully pushed down).
     public var residual: [QueryExpression] = []
 
+    /// The query pushed down.
+    public let query: Query
+
     public init(_ query: Query) {
+        self.query = query
         let terms: [QueryExpression]
         if case .and(let children) = query.root { terms = children } else { terms = [query.root] }
         for term in terms {
@@ -55,10 +59,10 @@ public struct QueryPushdown: Sendable, Hashable {
             guard case .period(let start, let end) = predicate.values.first else { return false }
             let name = predicate.field.name
             switch op {
-            case .less: filters.append(Filter(name, .lessThan, String(start)))
-            case .lessOrEqual: filters.append(Filter(name, .lessThan, String(end)))
-            case .greater: filters.append(Filter(name, .greaterThanOrEqual, String(end)))
-            case .greaterOrEqual: filters.append(Filter(name, .greaterThanOrEqual, String(start)))
+            case .lessThan: filters.append(Filter(name, .lessThan, String(start)))
+            case .lessThanOrEqual: filters.append(Filter(name, .lessThan, String(end)))
+            case .greaterThan: filters.append(Filter(name, .greaterThanOrEqual, String(end)))
+            case .greaterThanOrEqual: filters.append(Filter(name, .greaterThanOrEqual, String(start)))
             case .equal, .in:
                 filters.append(Filter(name, .greaterThanOrEqual, String(start)))
                 filters.append(Filter(name, .lessThan, String(end)))
@@ -78,17 +82,24 @@ public struct QueryPushdown: Sendable, Hashable {
         }
     }
 
-    private static func filterOperator(_ op: QueryOperator) -> FilterOperator? {
+    /// The operator as a REST filter: the same enum, except what QuickBlox cannot evaluate for messages.
+    private static func filterOperator(_ op: FilterOperator) -> FilterOperator? {
         switch op {
-        case .equal: .equal
-        case .notEqual: .notEqual
-        case .less: .lessThan
-        case .lessOrEqual: .lessThanOrEqual
-        case .greater: .greaterThan
-        case .greaterOrEqual: .greaterThanOrEqual
-        case .in: .in
-        case .notIn: .notIn
-        case .contains, .all: nil
+        case .contains, .all, .or: nil
+        default: op
         }
+    }
+}
+
+extension QueryPushdown {
+    /// What `search --explain` says of the pushdown: the REST request a targeted crawl could make and what
+    /// it would leave to filter locally.
+    public var explanation: [String] {
+        var lines = ["QuickBlox REST (what a targeted crawl could ask the server):"]
+        if !dialogIDs.isEmpty { lines.append("  dialogs: " + dialogIDs.joined(separator: ", ")) }
+        lines.append("  GET /chat/Message.json?" + (filters.isEmpty ? "(no filter)" : queryString))
+        let local = residual.map { query.text(of: $0) }
+        lines.append("left to filter locally: " + (local.isEmpty ? "nothing" : local.joined(separator: " · ")))
+        return lines
     }
 }
