@@ -72,7 +72,7 @@ struct SearchCommand: AsyncParsableCommand {
                 output: SearchOutput(format: format, query: parsed, color: isatty(STDOUT_FILENO) == 1),
                 context: context
             ).run(mode: explain ? .explain : count ? .count : .results, write: { print($0) })
-            if explain { QueryPushdown(parsed).explanation.forEach { print($0) } }
+            if explain { for line in QueryPushdown(parsed).explanation { print(line) } }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: text)
         }

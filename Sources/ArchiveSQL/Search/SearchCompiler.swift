@@ -18,11 +18,6 @@ struct SearchCompiler {
     /// Logins named in the query (`from:alice`), resolved to user ids before compiling.
     var userIDs: [String: Int] = [:]
 
-    init(dialect: any SQLDialect, userIDs: [String: Int] = [:]) {
-        self.dialect = dialect
-        self.userIDs = userIDs
-    }
-
     /// A compiler for `query` with its logins resolved to user ids.
     static func resolving(_ query: Query, on connection: any SQLConnection) throws -> SearchCompiler {
         var compiler = SearchCompiler(dialect: connection.dialect)
