@@ -187,6 +187,8 @@ let package = Package(
                 .embedInCode("Web/Templates/message.mustache"),
                 .embedInCode("Web/Templates/login.mustache"),
                 .embedInCode("Web/Templates/error.mustache"),
+                .embedInCode("Web/Templates/message-text.mustache"),
+                .embedInCode("Web/Templates/message-attachments.mustache"),
                 .embedInCode("Web/Static/app.css"),
             ],
             swiftSettings: swiftSettings

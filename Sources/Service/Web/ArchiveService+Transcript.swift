@@ -55,6 +55,7 @@ extension ArchiveService {
             var when: String
             var segments: [TextSegment]
             var attachments: [MessageView.AttachmentView]
+            var hasAttachments: Bool
         }
         var message: MessageView
         var versions: [Version]
@@ -71,12 +72,13 @@ extension ArchiveService {
         let files = try await fileRecords([hit.message.attachmentsJSON] + revisions.map(\.attachmentsJSON))
         let message = MessageView(hit, highlighter: nil, target: true, files: files)
         let versions = revisions.sorted { $0.revision > $1.revision }.map { revision in
-            HistoryView.Version(
+            let attachments = MessageView.attachments(revision.attachmentsJSON, files: files)
+            return HistoryView.Version(
                 label: "version \(revision.revision)",
                 when: "seen " + DisplayTime.format(revision.observedAt) + ", replaced by "
                     + DisplayTime.format(revision.supersededAt),
                 segments: TextSegment.segments(revision.text ?? "", highlighter: nil),
-                attachments: MessageView.attachments(revision.attachmentsJSON, files: files))
+                attachments: attachments, hasAttachments: !attachments.isEmpty)
         }
         let view = HistoryView(message: message, versions: versions, edited: !versions.isEmpty)
         return pages.page("message", title: "Message \(id)", view: view, section: "/dialogs", actor: context.actor)

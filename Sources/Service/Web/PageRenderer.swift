@@ -19,6 +19,9 @@ struct PageRenderer: Sendable {
         ("transcript", PackageResources.transcript_mustache), ("dialogs", PackageResources.dialogs_mustache),
         ("dashboard", PackageResources.dashboard_mustache), ("login", PackageResources.login_mustache),
         ("error", PackageResources.error_mustache), ("message", PackageResources.message_mustache),
+        // One rendering of a message's text and attachments, shared by search, transcripts and history.
+        ("message-text", PackageResources.message_text_mustache),
+        ("message-attachments", PackageResources.message_attachments_mustache),
     ]
 
     static let stylesheet = PackageResources.app_css
