@@ -230,6 +230,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Fixtures shared by the test targets: archives on every backend (TestBackend), the seeded search
+        // corpus and its reference evaluator, the export and stats fixtures.
+        .target(
+            name: "ArchiveTestSupport",
+            dependencies: [
+                "Archive", "ArchiveSQLite", "QuickBlox", "QueryLanguage", "Crawler", "QuickBloxClient",
+                "QuickBloxEmulator", "Export",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
+        // The store contract: history, differential search, stats and export expectations, over every backend.
+        .testTarget(
+            name: "ArchiveConformanceTests",
+            dependencies: [
+                "ArchiveTestSupport", "Archive", "QuickBlox", "QueryLanguage", "Search", "Stats", "Export",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "QuickBloxTests",
             dependencies: ["QuickBlox"],
@@ -287,12 +311,12 @@ let package = Package(
         .testTarget(
             name: "SearchTests",
             dependencies: [
+                "ArchiveTestSupport",
                 "Crawler",
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveSQLite",
                 "Search",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"],
             swiftSettings: swiftSettings
@@ -300,6 +324,7 @@ let package = Package(
         .testTarget(
             name: "ExportTests",
             dependencies: [
+                "ArchiveTestSupport",
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveSQLite",
@@ -309,7 +334,6 @@ let package = Package(
                 "QuickBloxClient",
                 "QuickBloxEmulator",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -339,6 +363,7 @@ let package = Package(
         .testTarget(
             name: "ArchiveSQLiteTests",
             dependencies: [
+                "ArchiveTestSupport",
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveSQLite",
@@ -349,6 +374,7 @@ let package = Package(
         .testTarget(
             name: "StatsTests",
             dependencies: [
+                "ArchiveTestSupport",
                 "QuickBlox",
                 "QueryLanguage",
                 "ArchiveSQLite",
@@ -365,12 +391,12 @@ let package = Package(
         .testTarget(
             name: "qbarchiveTests",
             dependencies: [
+                "ArchiveTestSupport",
                 "qbarchive",
                 "QuickBlox",
                 "QuickBloxEmulator",
                 "ArchiveSQLite",
                 "Crawler",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

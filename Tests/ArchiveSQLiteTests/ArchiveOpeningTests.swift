@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import Foundation
 import GRDB
 import QuickBlox
@@ -9,7 +10,7 @@ import Testing
 struct ArchiveOpeningTests {
     @Test func schemaComesFromMigrationsWithBothTokenizers() async throws {
         let fixture = try await ArchiveFixture()
-        let (tables, words, trigrams, migrations) = try await fixture.archive.pool.read { db in
+        let (tables, words, trigrams, migrations) = try await fixture.sqlite.pool.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_words'") ?? "",
@@ -35,7 +36,7 @@ struct ArchiveOpeningTests {
 
     @Test func indexesAndOnlyTheAuditTriggers() async throws {
         let fixture = try await ArchiveFixture()
-        let (indexSQL, triggers) = try await fixture.archive.pool.read { db in
+        let (indexSQL, triggers) = try await fixture.sqlite.pool.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"),
                 try String.fetchAll(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")
@@ -51,7 +52,7 @@ struct ArchiveOpeningTests {
 
     @Test func walSynchronousNormalForeignKeysAndApplicationID() async throws {
         let fixture = try await ArchiveFixture()
-        let (journal, synchronous, foreignKeys, applicationID) = try await fixture.archive.pool.write { db in
+        let (journal, synchronous, foreignKeys, applicationID) = try await fixture.sqlite.pool.write { db in
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode"),
                 try Int.fetchOne(db, sql: "PRAGMA synchronous"),
@@ -72,7 +73,7 @@ struct ArchiveOpeningTests {
         #expect(identity.createdAt == ArchiveFixture.baseTime)
 
         for _ in 0..<2 {
-            let reopened = try SQLiteArchive.open(at: fixture.archive.path)
+            let reopened = try SQLiteArchive.open(at: fixture.sqlite.path)
             #expect(try await reopened.identity() == identity)
             #expect(try await reopened.counts().messages == 1)
             let migrations = try await reopened.pool.read { try SQLiteArchive.migrator.appliedIdentifiers($0) }
@@ -129,10 +130,10 @@ struct ArchiveOpeningTests {
 
     @Test func anArchiveFromANewerQbarchiveIsRefused() async throws {
         let fixture = try await ArchiveFixture()
-        try await fixture.archive.pool.write { db in
+        try await fixture.sqlite.pool.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
-        let path = fixture.archive.path
+        let path = fixture.sqlite.path
         #expect(throws: ArchiveError.newerFormat(path: path)) { try SQLiteArchive.open(at: path) }
         #expect(throws: ArchiveError.newerFormat(path: path)) { try SQLiteArchive.openReadOnly(at: path) }
     }
@@ -142,12 +143,12 @@ struct ArchiveOpeningTests {
     @Test func aReaderUpgradesAnArchiveFromAnOlderQbarchive() async throws {
         let fixture = try await ArchiveFixture()
         try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
-        try await fixture.archive.pool.write { db in
+        try await fixture.sqlite.pool.write { db in
             try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_count")
             try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_counted_at")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-server-counts'")
         }
-        let reader = try SQLiteArchive.openReadOnly(at: fixture.archive.path)
+        let reader = try SQLiteArchive.openReadOnly(at: fixture.sqlite.path)
         #expect(try await reader.counts().messages == 1)
         let columns = try await reader.pool.read { db in try db.columns(in: "crawl_state").map(\.name) }
         #expect(columns.contains("server_count"))
@@ -173,14 +174,14 @@ struct ArchiveOpeningTests {
 
     @Test func createRefusesAnExistingFile() async throws {
         let fixture = try await ArchiveFixture()
-        let path = fixture.archive.path
+        let path = fixture.sqlite.path
         #expect(throws: ArchiveError.alreadyExists(path: path)) { try SQLiteArchive.create(at: path) }
     }
 
     @Test func readOnlyOpenReadsButCannotWrite() async throws {
         let fixture = try await ArchiveFixture()
         try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
-        let reader = try SQLiteArchive.openReadOnly(at: fixture.archive.path)
+        let reader = try SQLiteArchive.openReadOnly(at: fixture.sqlite.path)
         #expect(reader.isReadOnly)
         #expect(try await reader.counts().messages == 1)
         await #expect(throws: DatabaseError.self) {

@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import Crypto
 import Foundation
 import GRDB
@@ -22,7 +23,7 @@ struct FileStoreTests {
     func contentAddressed() async throws {
         let fixture = try await ArchiveFixture()
         let store = fixture.archive.fileStore
-        #expect(store.root == fixture.archive.path + ".files")
+        #expect(store.root == fixture.sqlite.path + ".files")
         let bytes = Array("a photo, say".utf8)
         let digest = Self.hex(bytes)
         let first = try Self.store(bytes, in: store)
@@ -133,12 +134,12 @@ struct FileStoreTests {
                 1, text: "x", updatedAt: ArchiveFixture.baseTime + 9,
                 attachments: [Attachment(type: "image", uid: "new")])
         ])
-        try await fixture.archive.pool.write { db in
+        try await fixture.sqlite.pool.write { db in
             try db.execute(sql: "DROP TABLE attachment_files")
             try db.execute(sql: "ALTER TABLE archive_meta DROP COLUMN files_unindexed")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-attachment-files'")
         }
-        let reopened = try SQLiteArchive.open(at: fixture.archive.path)
+        let reopened = try SQLiteArchive.open(at: fixture.sqlite.path)
         let files = try await reopened.files(keys: ["uid:old", "uid:new"])
         #expect(Set(files.keys) == ["uid:old", "uid:new"])
     }

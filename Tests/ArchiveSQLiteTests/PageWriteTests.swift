@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import GRDB
 import QuickBlox
 import Testing
@@ -20,7 +21,7 @@ struct PageWriteTests {
         #expect(messages.map(\.id) == page.map(\.id))
         #expect(messages.allSatisfy { $0.firstSeenAt == F.baseTime && $0.lastSeenAt == F.baseTime + 600 })
         #expect(try await fixture.archive.counts().revisions == 0)
-        let indexed = try await fixture.archive.pool.read { db in
+        let indexed = try await fixture.sqlite.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_words('nachricht')")
         }
         #expect(indexed == 5, "each message is indexed once")
@@ -67,7 +68,7 @@ struct PageWriteTests {
         #expect(try await fixture.find("biergarten").isEmpty)
         #expect(try await fixture.find(#"message ctn "iergar""#).isEmpty)
         #expect(try await fixture.find(#"message ctn "um neun""#) == [F.objectID(1)])
-        try await expectIndexesConsistent(fixture.archive)
+        try await expectIndexesConsistent(fixture.sqlite)
     }
 
     @Test func editsOfAttachmentsOrCustomParametersAreRevisionsToo() async throws {
@@ -101,7 +102,7 @@ struct PageWriteTests {
         #expect(history.current.edited == 0)
         #expect(history.current.updatedAt == F.baseTime + 90)
         #expect(history.current.raw == marked.json.jsonString, "raw follows the server")
-        let readIDs = try await fixture.archive.pool.read { db in
+        let readIDs = try await fixture.sqlite.pool.read { db in
             try String.fetchOne(db, sql: "SELECT read_ids FROM messages WHERE id = ?", arguments: [F.objectID(1)])
         }
         #expect(readIDs == "[1,2,3]")
@@ -154,7 +155,7 @@ struct PageWriteTests {
         ]
         let cursor = CrawlCursor(checkedUpdatedAt: F.baseTime + 60).advanced(over: page)
         await #expect(throws: ArchiveError.injectedFault(afterMessages: 2)) {
-            _ = try await fixture.archive.writePage(
+            _ = try await fixture.sqlite.writePage(
                 dialogID: F.dialogID, rawItems: page.map(\.json), cursor: cursor, at: F.baseTime + 99, failAfter: 2)
         }
 
@@ -167,7 +168,7 @@ struct PageWriteTests {
         #expect(stored.lastSeenAt == F.baseTime)
         #expect(try await fixture.find("neu").isEmpty)
         #expect(try await fixture.find("archiviert").count == 1)
-        try await expectIndexesConsistent(fixture.archive)
+        try await expectIndexesConsistent(fixture.sqlite)
     }
 
     @Test func aConstraintViolationRollsBackThePage() async throws {
@@ -181,7 +182,7 @@ struct PageWriteTests {
         }
         #expect(try await fixture.archive.counts().messages == 0)
         #expect(try await fixture.archive.crawlState(dialogID: unknownDialog) == nil)
-        try await expectIndexesConsistent(fixture.archive)
+        try await expectIndexesConsistent(fixture.sqlite)
     }
 
     @Test func itemsAreCheckedBeforeAnythingIsWritten() async throws {

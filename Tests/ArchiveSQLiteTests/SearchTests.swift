@@ -1,3 +1,4 @@
+import ArchiveTestSupport
 import GRDB
 import QueryLanguage
 import QuickBlox
@@ -62,6 +63,6 @@ struct SearchTests {
         #expect(hits.map(\.message.id) == [F.objectID(3)])
         #expect(hits.first?.message.deletedAt == F.baseTime + 999)
         #expect(try await fixture.find("nehmen") == [F.objectID(3)])
-        try await expectIndexesConsistent(fixture.archive)
+        try await expectIndexesConsistent(fixture.sqlite)
     }
 }

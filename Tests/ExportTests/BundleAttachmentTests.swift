@@ -1,5 +1,5 @@
+import ArchiveTestSupport
 import Foundation
-import GRDB
 import QuickBlox
 import Testing
 
@@ -53,7 +53,7 @@ struct BundleAttachmentTests {
         let path = fixture.path("case.tar.gz")
         _ = try await BundleExport(selection: Self.everything, toolVersion: "t").run(archive: fixture.archive, to: path)
         let entries = Dictionary(uniqueKeysWithValues: try F.entries(path).map { ($0.path, $0.bytes) })
-        let messages = try ExportTests.lines(entries["messages.jsonl"])
+        let messages = try ExportReading.lines(entries["messages.jsonl"])
         func files(_ number: Int) -> [JSONValue] {
             let id = String(format: "65e1b00000000000000000%02x", number)
             return messages.first { $0["id"]?.stringValue == id }?["attachment_files"]?.arrayValue ?? []
@@ -76,7 +76,7 @@ struct BundleAttachmentTests {
         #expect(files(7).first?["path"] == .string("attachments/\(fixture.sha256("uid:u-new"))"))
         #expect(messages.allSatisfy { $0["attachment_files"]?.arrayValue != nil })
         // The earlier version of the edited message names its own file, which the bundle holds too.
-        let revision = try #require(try ExportTests.lines(entries["revisions.jsonl"]).first)
+        let revision = try #require(try ExportReading.lines(entries["revisions.jsonl"]).first)
         let old = fixture.sha256("uid:u-old")
         #expect(revision["attachment_files"]?.arrayValue?.first?["path"] == .string("attachments/\(old)"))
         #expect(entries["attachments/\(old)"] == fixture.stored["uid:u-old"])
@@ -134,7 +134,7 @@ struct BundleAttachmentTests {
         #expect(!entries.contains { $0.path.hasPrefix("attachments/") })
         #expect(summary.manifest.body["attachments"]?["included"] == .bool(false))
         #expect(summary.manifest.body["attachments"]?["files"] == .int(4))
-        let messages = try ExportTests.lines(entries.first { $0.path == "messages.jsonl" }?.bytes)
+        let messages = try ExportReading.lines(entries.first { $0.path == "messages.jsonl" }?.bytes)
         let photo = try #require(messages.first?["attachment_files"]?.arrayValue?.first)
         #expect(photo["sha256"] == .string(fixture.sha256("uid:u-photo")) && photo["path"] == JSONValue.null)
         #expect(photo["note"] == "stored in the archive, left out of this bundle (--no-attachments)")
@@ -258,7 +258,8 @@ struct BundleAttachmentTests {
         defer { fixture.remove() }
         _ = try await MessageExport(selection: Self.everything, format: .jsonl).run(
             archive: fixture.archive, to: fixture.path("all.jsonl"))
-        let lines = try ExportTests.lines(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.path("all.jsonl")))))
+        let lines = try ExportReading.lines(
+            Array(try Data(contentsOf: URL(fileURLWithPath: fixture.path("all.jsonl")))))
         let photo = try #require(lines.first?["attachment_files"]?.arrayValue?.first)
         #expect(photo["path"] == JSONValue.null && photo["sha256"] == .string(fixture.sha256("uid:u-photo")))
         #expect(photo["note"] == "stored in the archive; only bundles carry files")

@@ -1,5 +1,5 @@
+import ArchiveTestSupport
 import Foundation
-import GRDB
 import QuickBlox
 import Testing
 
@@ -12,7 +12,7 @@ struct VerifyTests {
     static func smallBundle(_ fixture: ExportFixture, _ container: ContainerFormat, sign: String? = nil) async throws
         -> String
     {
-        let dialog = try await ExportTests.archived(fixture.archive).first?.message.dialogID
+        let dialog = try await ExportReading.archived(fixture.archive).first?.message.dialogID
         let selection = try ExportSelection(whereText: nil, dialogID: dialog, since: nil, until: nil, now: 0)
         let path = fixture.path("small.\(container.fileExtension)")
         _ = try await BundleExport(selection: selection, container: container, signingKeyPath: sign, toolVersion: "t")
@@ -98,15 +98,12 @@ struct VerifyTests {
         #expect(detail["sha256"] == .string(result.sha256) && detail["where"] == "hello")
         #expect(try await fixture.archive.firstBrokenAuditEntry() == nil)
         // The table refuses changes; a forged row breaks the chain.
-        await #expect(throws: (any Error).self) {
-            try await fixture.archive.pool.write { db in try db.execute(sql: "DELETE FROM audit_log") }
+        #expect(throws: SQLiteSurgery.SurgeryFailed.self) {
+            try SQLiteSurgery.run(fixture.sqlite.path, "DELETE FROM audit_log")
         }
-        try await fixture.archive.pool.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (7, 'export', '{}', NULL, x'00')"
-            )
-        }
+        try SQLiteSurgery.run(
+            fixture.sqlite.path,
+            "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (7, 'export', '{}', NULL, x'00')")
         #expect(try await fixture.archive.firstBrokenAuditEntry()?.at == 7)
     }
 

@@ -1,4 +1,5 @@
 import ArchiveSQLite
+import ArchiveTestSupport
 import Crawler
 import Foundation
 import QueryLanguage

@@ -1,4 +1,5 @@
 import ArchiveSQLite
+import ArchiveTestSupport
 import Foundation
 import QueryLanguage
 import QuickBlox

@@ -1,5 +1,5 @@
+import ArchiveTestSupport
 import Foundation
-import GRDB
 import QuickBlox
 import Testing
 
@@ -33,12 +33,12 @@ struct ServeCommandTests {
             #expect(entries.last?["detail"]?["q"] == .string("from:user2"))
 
             // Rewrite history behind the triggers' back: the chain names the first changed entry.
-            let queue = try DatabaseQueue(path: archive)
-            try await queue.write { db in
-                try db.execute(sql: "DROP TRIGGER audit_log_append_only_update")
-                try db.execute(sql: "UPDATE audit_log SET detail = replace(detail, 'user2', 'user3') WHERE id = 2")
-            }
-            try queue.close()
+            try SQLiteSurgery.run(
+                archive,
+                """
+                DROP TRIGGER audit_log_append_only_update;
+                UPDATE audit_log SET detail = replace(detail, 'user2', 'user3') WHERE id = 2;
+                """)
             let broken = try await CommandRunner.run(["audit", "verify", "--archive", archive, "--json"])
             #expect(broken.status == 20)
             #expect(broken.stderr.contains("audit log BROKEN at entry 2 (search at "))

@@ -1,13 +1,18 @@
+import Archive
 import Foundation
 import QueryLanguage
 import QuickBlox
 
 /// An independent, in-memory reading of the query language, written from the documented semantics
 /// (docs/query-language.md) without looking at SQL: the differential test compares it with the archive.
-struct ReferenceEvaluator {
-    var users: [User]
+package struct ReferenceEvaluator {
+    package var users: [User]
 
-    func matches(_ expression: QueryExpression, _ entry: SearchCorpus.Entry) -> Bool {
+    package init(users: [User]) {
+        self.users = users
+    }
+
+    package func matches(_ expression: QueryExpression, _ entry: SearchCorpus.Entry) -> Bool {
         switch expression {
         case .and(let children): return children.allSatisfy { matches($0, entry) }
         case .or(let children): return children.contains { matches($0, entry) }
@@ -18,7 +23,7 @@ struct ReferenceEvaluator {
     }
 
     /// FTS5 `unicode61 remove_diacritics 2`: tokens are runs of letters and digits, folded.
-    static func tokens(_ text: String) -> [String] {
+    package static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
         var current = ""
         for scalar in text.unicodeScalars {

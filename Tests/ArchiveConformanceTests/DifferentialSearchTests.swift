@@ -1,4 +1,5 @@
-import ArchiveSQLite
+import Archive
+import ArchiveTestSupport
 import Foundation
 import QueryLanguage
 import QuickBlox
@@ -7,9 +8,9 @@ import Testing
 /// Random archives and random queries: the SQL path and the reference evaluator must agree on every result set.
 @Suite("Search differential")
 struct DifferentialSearchTests {
-    @Test(arguments: [1, 2, 3] as [UInt64])
-    func sqlAgreesWithTheReferenceEvaluator(seed: UInt64) async throws {
-        let corpus = try await SearchCorpus.make(seed: seed, count: 400)
+    @Test(arguments: TestBackend.all, [1, 2, 3] as [UInt64])
+    func sqlAgreesWithTheReferenceEvaluator(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400, backend: backend)
         defer { corpus.remove() }
         let reference = ReferenceEvaluator(users: corpus.users)
         var random = SeededRandom(seed: seed * 7919)
@@ -34,9 +35,9 @@ struct DifferentialSearchTests {
 
     /// Trees of words, phrases, prefixes and `message ctn` only: the queries whose count comes from the
     /// full-text indexes alone and whose pages may come from a walk of the date index.
-    @Test(arguments: [4, 5] as [UInt64])
-    func fullTextQueriesAgreeOnSetsCountsAndPages(seed: UInt64) async throws {
-        let corpus = try await SearchCorpus.make(seed: seed, count: 400)
+    @Test(arguments: TestBackend.all, [4, 5] as [UInt64])
+    func fullTextQueriesAgreeOnSetsCountsAndPages(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400, backend: backend)
         defer { corpus.remove() }
         let reference = ReferenceEvaluator(users: corpus.users)
         var random = SeededRandom(seed: seed * 104_729)

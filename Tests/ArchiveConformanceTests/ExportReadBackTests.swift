@@ -1,4 +1,5 @@
-import ArchiveSQLite
+import Archive
+import ArchiveTestSupport
 import Crypto
 import Foundation
 import QueryLanguage
@@ -9,22 +10,14 @@ import Testing
 @testable import Export
 
 @Suite("Exports: JSON Lines, CSV and bundles read back equal the archive")
-struct ExportTests {
+struct ExportReadBackTests {
     static let version = "0.1.0-test"
 
     /// Every archived message, in export order, with names.
-    static func archived(_ archive: any ArchiveReader, _ query: Query? = nil) async throws -> [SearchHit] {
-        try await archive.withSnapshot { snapshot in
-            var hits: [SearchHit] = []
-            for try await batch in snapshot.messages(matching: query) { hits += batch.items }
-            return hits
-        }
-    }
-
-    @Test func jsonLinesReadBackEqualTheArchive() async throws {
-        let fixture = try await ExportFixture.make()
+    @Test(arguments: TestBackend.all) func jsonLinesReadBackEqualTheArchive(backend: TestBackend) async throws {
+        let fixture = try await ExportFixture.make(backend: backend)
         defer { fixture.remove() }
-        let hits = try await Self.archived(fixture.archive)
+        let hits = try await ExportReading.archived(fixture.archive)
         #expect(hits.contains { $0.message.edited > 0 } && hits.contains { $0.message.deletedAt != nil })
         let path = fixture.path("all.jsonl")
         let summary = try await MessageExport(
@@ -34,7 +27,7 @@ struct ExportTests {
         .run(archive: fixture.archive, to: path)
         #expect(summary.messages == hits.count)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(summary.sha256 == ExportTests.sha256(data) && summary.bytes == data.count)
+        #expect(summary.sha256 == ExportReading.sha256(data) && summary.bytes == data.count)
         let lines = data.split(separator: 10, omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == hits.count)
         for (line, hit) in zip(lines, hits) {
@@ -51,11 +44,11 @@ struct ExportTests {
         }
     }
 
-    @Test(arguments: [false, true])
-    func csvReadsBackWithAStrictParser(excel: Bool) async throws {
-        let fixture = try await ExportFixture.make()
+    @Test(arguments: TestBackend.all, [false, true])
+    func csvReadsBackWithAStrictParser(backend: TestBackend, excel: Bool) async throws {
+        let fixture = try await ExportFixture.make(backend: backend)
         defer { fixture.remove() }
-        let hits = try await Self.archived(fixture.archive)
+        let hits = try await ExportReading.archived(fixture.archive)
         let path = fixture.path("all.csv")
         _ = try await MessageExport(
             selection: try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0), format: .csv,
@@ -85,10 +78,12 @@ struct ExportTests {
         excel ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
     }
 
-    @Test func aSelectionExportsOnlyItsMessagesAndWhatExplainsThem() async throws {
-        let fixture = try await ExportFixture.make()
+    @Test(arguments: TestBackend.all) func aSelectionExportsOnlyItsMessagesAndWhatExplainsThem(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await ExportFixture.make(backend: backend)
         defer { fixture.remove() }
-        let all = try await Self.archived(fixture.archive)
+        let all = try await ExportReading.archived(fixture.archive)
         let dialog = all[all.count / 2].message.dialogID
         let selection = try ExportSelection(
             whereText: "not deleted:true", dialogID: dialog, since: nil, until: nil, now: 0)
@@ -97,25 +92,25 @@ struct ExportTests {
         let summary = try await BundleExport(selection: selection, toolVersion: Self.version).run(
             archive: fixture.archive, to: path)
         #expect(summary.messages == expected.count)
-        let entries = try Self.entries(path)
+        let entries = try ExportReading.entries(path)
         #expect(entries.keys.filter { $0.hasPrefix("transcripts/") } == ["transcripts/\(dialog).txt"])
-        let dialogs = try Self.lines(entries["dialogs.jsonl"])
+        let dialogs = try ExportReading.lines(entries["dialogs.jsonl"])
         #expect(dialogs.map { $0["id"]?.stringValue } == [dialog])
         let senders = Set(expected.compactMap(\.message.senderID))
-        let users = Set(try Self.lines(entries["users.jsonl"]).compactMap { $0["id"]?.lenientInt })
+        let users = Set(try ExportReading.lines(entries["users.jsonl"]).compactMap { $0["id"]?.lenientInt })
         #expect(senders.isSubset(of: users))
         #expect(summary.manifest.body["selection"]?["dialog"] == .string(dialog))
     }
 
-    @Test(arguments: ContainerFormat.allCases)
-    func bundlesHoldEveryFileAndCommonToolsAcceptThem(container: ContainerFormat) async throws {
-        let fixture = try await ExportFixture.make()
+    @Test(arguments: TestBackend.all, ContainerFormat.allCases)
+    func bundlesHoldEveryFileAndCommonToolsAcceptThem(backend: TestBackend, container: ContainerFormat) async throws {
+        let fixture = try await ExportFixture.make(backend: backend)
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
         let path = fixture.path("all.\(container.fileExtension)")
         let summary = try await BundleExport(selection: everything, container: container, toolVersion: Self.version)
             .run(archive: fixture.archive, to: path)
-        let entries = try Self.entries(path)
+        let entries = try ExportReading.entries(path)
         let names = Array(entries.keys).sorted()
         for name in [
             "README.txt", "deletions.jsonl", "dialogs.jsonl", "manifest.json", "membership.jsonl", "messages.csv",
@@ -129,12 +124,14 @@ struct ExportTests {
             archive: fixture.archive, to: jsonl)
         #expect(entries["messages.jsonl"] == Array(try Data(contentsOf: URL(fileURLWithPath: jsonl))))
         let counts = try await fixture.archive.counts()
-        #expect(try Self.lines(entries["users.jsonl"]).count == counts.users)
-        #expect(try Self.lines(entries["dialogs.jsonl"]).count == counts.dialogs)
-        #expect(try Self.lines(entries["revisions.jsonl"]).count == counts.revisions)
-        #expect(try Self.lines(entries["deletions.jsonl"]).count == counts.deletedMessages + counts.deletedDialogs)
+        #expect(try ExportReading.lines(entries["users.jsonl"]).count == counts.users)
+        #expect(try ExportReading.lines(entries["dialogs.jsonl"]).count == counts.dialogs)
+        #expect(try ExportReading.lines(entries["revisions.jsonl"]).count == counts.revisions)
+        #expect(
+            try ExportReading.lines(entries["deletions.jsonl"]).count == counts.deletedMessages + counts.deletedDialogs)
         #expect(summary.manifest.files.count == entries.count - 1)
-        let deleted = try await #require(try Self.archived(fixture.archive).first { $0.message.deletedAt != nil })
+        let deleted = try await #require(
+            try ExportReading.archived(fixture.archive).first { $0.message.deletedAt != nil })
         let transcript = String(
             decoding: try #require(entries["transcripts/\(deleted.message.dialogID).txt"]), as: UTF8.self)
         #expect(transcript.contains("[deleted: gone from the server as of"))
@@ -156,9 +153,9 @@ struct ExportTests {
         #expect(report.canonical && report.sidecarChecked && report.format == container)
     }
 
-    @Test(arguments: ContainerFormat.allCases)
-    func twoExportsAreByteIdentical(container: ContainerFormat) async throws {
-        let fixture = try await ExportFixture.make(messages: 400, dialogs: 5, changes: 40)
+    @Test(arguments: TestBackend.all, ContainerFormat.allCases)
+    func twoExportsAreByteIdentical(backend: TestBackend, container: ContainerFormat) async throws {
+        let fixture = try await ExportFixture.make(messages: 400, dialogs: 5, changes: 40, backend: backend)
         defer { fixture.remove() }
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
         let export = BundleExport(selection: everything, container: container, toolVersion: Self.version)
@@ -182,8 +179,10 @@ struct ExportTests {
     /// A new bundle over an earlier one must never sit beside the earlier one's checksum file: if the
     /// export stops between the bundle's rename and its checksum file's (here the checksum file cannot be
     /// created; in the chaos suite a SIGKILL at that instant), `verify` and `sha256sum -c` must still pass.
-    @Test func aStoppedExportLeavesNoStaleChecksumBesideTheNewBundle() async throws {
-        let fixture = try await ExportFixture.make(messages: 300, dialogs: 4, changes: 20)
+    @Test(arguments: TestBackend.all) func aStoppedExportLeavesNoStaleChecksumBesideTheNewBundle(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await ExportFixture.make(messages: 300, dialogs: 4, changes: 20, backend: backend)
         defer { fixture.remove() }
         let path = fixture.path("case.tar.gz")
         let some = try ExportSelection(whereText: "deleted = true", dialogID: nil, since: nil, until: nil, now: 0)
@@ -200,20 +199,5 @@ struct ExportTests {
         }
         let report = try BundleVerifier().verify(path: path)
         #expect(report.canonical && !report.sidecarChecked)
-    }
-
-    // MARK: helpers
-
-    static func sha256(_ data: Data) -> String {
-        BundleManifest.hex(Crypto.SHA256.hash(data: data))
-    }
-
-    /// Every entry of a bundle by path, read with libarchive.
-    static func entries(_ path: String) throws -> [String: [UInt8]] {
-        Dictionary(try AttachmentFixture.entries(path).map { ($0.path, $0.bytes) }) { _, last in last }
-    }
-
-    static func lines(_ bytes: [UInt8]?) throws -> [JSONValue] {
-        try (bytes ?? []).split(separator: 10).map { try JSONValue(parsing: Array($0)) }
     }
 }

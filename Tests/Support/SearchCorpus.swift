@@ -1,3 +1,4 @@
+import Archive
 import ArchiveSQLite
 import Foundation
 import QueryLanguage
@@ -5,37 +6,37 @@ import QuickBlox
 
 /// A seeded random archive for search tests: users, dialogs and messages (some edited, some
 /// tombstoned), kept in memory too so that a reference evaluator can answer the same queries.
-struct SearchCorpus {
-    struct Entry {
-        var message: Message
-        var dialog: Dialog
-        var edited: Bool
-        var deleted: Bool
+package struct SearchCorpus {
+    package struct Entry {
+        package var message: Message
+        package var dialog: Dialog
+        package var edited: Bool
+        package var deleted: Bool
     }
 
-    static let vocabulary = [
+    package static let vocabulary = [
         "refund", "Refunds", "money", "back", "café", "CAFE", "naïve", "hello", "world", "bit.ly/x", "call",
         "me", "at", "+1-555-0100", "scam", "pay", "now", "C++", "vs.", "ok", "Zoë", "e-mail", "x@y.com", "\"quoted\"",
     ]
-    static let attachmentTypes = ["image", "audio", "video", "file"]
-    static let baseTime = 1_709_294_400  // 2024-03-01T12:00:00Z
+    package static let attachmentTypes = ["image", "audio", "video", "file"]
+    package static let baseTime = 1_709_294_400  // 2024-03-01T12:00:00Z
 
-    let directory: String
-    let archive: SQLiteArchive
-    let users: [User]
-    let entries: [Entry]
+    package let directory: String
+    package let archive: any ArchiveWriter
+    package let users: [User]
+    package let entries: [Entry]
 
-    static func objectID(_ number: Int) -> String {
+    package static func objectID(_ number: Int) -> String {
         let hex = String(number, radix: 16)
         return String(repeating: "0", count: 24 - hex.count) + hex
     }
 
     /// Builds an archive of `count` messages from `seed`.
-    static func make(seed: UInt64, count: Int) async throws -> SearchCorpus {
+    package static func make(seed: UInt64, count: Int, backend: TestBackend = .sqlite) async throws -> SearchCorpus {
         var random = SeededRandom(seed: seed)
         let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let archive = try SQLiteArchive.create(at: directory + "/search.sqlite", now: baseTime)
+        let archive = try backend.create(directory, baseTime)
         let users = (1...6).map { User(id: $0, login: "user\($0)", fullName: "User \($0)", createdAt: 0, updatedAt: 0) }
         try await archive.storeUsers(rawItems: users.map(\.json), at: baseTime)
         let types: [DialogType] = [.private, .group, .publicGroup]
@@ -88,7 +89,7 @@ struct SearchCorpus {
         return SearchCorpus(directory: directory, archive: archive, users: users, entries: entries)
     }
 
-    func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

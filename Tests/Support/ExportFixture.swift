@@ -1,3 +1,4 @@
+import Archive
 import ArchiveSQLite
 import Crawler
 import Foundation
@@ -10,16 +11,24 @@ import QuickBloxEmulator
 
 /// An archive crawled from the emulator over real HTTP, then changed (edits, deletions) and crawled
 /// again with a reconcile: messages, revisions, tombstones and membership for exports to carry.
-struct ExportFixture: Sendable {
-    let directory: URL
-    let archive: SQLiteArchive
+package struct ExportFixture: Sendable {
+    package let directory: URL
+    package let archive: any ArchiveWriter
+
+    /// The archive as SQLite, for tests of what only SQLite has (made with ``TestBackend/sqlite``).
+    package var sqlite: SQLiteArchive {
+        guard let archive = archive as? SQLiteArchive else { preconditionFailure("not a SQLite archive") }
+        return archive
+    }
 
     /// A file name inside the fixture's directory.
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    package func remove() { try? FileManager.default.removeItem(at: directory) }
 
-    static func make(messages: Int = 1200, dialogs: Int = 10, changes: Int = 150) async throws -> ExportFixture {
+    package static func make(
+        messages: Int = 1200, dialogs: Int = 10, changes: Int = 150, backend: TestBackend = .sqlite
+    ) async throws -> ExportFixture {
         var configuration = EmulatorConfiguration()
         configuration.seed = 23
         configuration.users = 6
@@ -29,7 +38,7 @@ struct ExportFixture: Sendable {
         let emulator = try Emulator(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("archive.sqlite").path)
+        let archive = try backend.create(directory.path, ArchiveTime.now())
         var logger = Logger(label: "export-test")
         logger.logLevel = .critical
         let quiet = logger
@@ -53,7 +62,7 @@ struct ExportFixture: Sendable {
     }
 
     /// Runs a command-line tool; returns its exit status and standard output.
-    static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    package static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -69,10 +78,10 @@ struct ExportFixture: Sendable {
 
 /// A strict RFC 4180 reader for the tests: quoted fields, doubled quotes, line breaks inside quotes;
 /// anything else (a quote inside an unquoted field, text after a closing quote) is an error.
-enum StrictCSV {
-    struct Malformed: Error {}
+package enum StrictCSV {
+    package struct Malformed: Error {}
 
-    static func parse(_ text: String) throws -> [[String]] {
+    package static func parse(_ text: String) throws -> [[String]] {
         var records: [[String]] = []
         var record: [String] = []
         var field = ""

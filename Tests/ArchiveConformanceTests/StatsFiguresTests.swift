@@ -1,4 +1,5 @@
-import ArchiveSQLite
+import Archive
+import ArchiveTestSupport
 import Foundation
 import QueryLanguage
 import Testing
@@ -7,8 +8,8 @@ import Testing
 
 @Suite("qbarchive stats: exact figures of a hand-made archive")
 struct StatsFiguresTests {
-    @Test func totalsCountEverythingAndDeletionsApart() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func totalsCountEverythingAndDeletionsApart(backend: TestBackend) async throws {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let report = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions())
         let totals = report.totals
@@ -30,8 +31,10 @@ struct StatsFiguresTests {
         #expect(report.query == nil)
     }
 
-    @Test func dailyBucketsAreUTCDaysWithEmptyDaysFilledIn() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func dailyBucketsAreUTCDaysWithEmptyDaysFilledIn(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let report = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions(period: .day))
         #expect(report.volume.count == 13, "2024-02-29 … 2024-03-12")
@@ -58,8 +61,10 @@ struct StatsFiguresTests {
         #expect(active["2024-03-12"] == 1)
     }
 
-    @Test func weeksAreISOWeeksFromMondayAndMonthsCalendarMonths() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func weeksAreISOWeeksFromMondayAndMonthsCalendarMonths(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let weeks = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions(period: .week))
         #expect(
@@ -77,8 +82,8 @@ struct StatsFiguresTests {
         #expect(months.period == .month)
     }
 
-    @Test func hourOfWeekCellsAreUTCWithMondayFirst() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func hourOfWeekCellsAreUTCWithMondayFirst(backend: TestBackend) async throws {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let report = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions())
         #expect(report.hourOfWeek.count == 7 && report.hourOfWeek.allSatisfy { $0.count == 24 })
@@ -91,8 +96,8 @@ struct StatsFiguresTests {
         #expect(report.hourOfWeek.flatMap { $0 }.reduce(0, +) == 11)
     }
 
-    @Test func topSendersAndDialogsCarryNames() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func topSendersAndDialogsCarryNames(backend: TestBackend) async throws {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let report = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions(top: 2))
         #expect(
@@ -112,8 +117,8 @@ struct StatsFiguresTests {
             ])
     }
 
-    @Test func firstReplyMedianAndP90AreNearestRank() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func firstReplyMedianAndP90AreNearestRank(backend: TestBackend) async throws {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let report = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions())
         // Delays 300, 600, 3600, 691200: median rank ⌈0.5·4⌉ = 2, p90 rank ⌈0.9·4⌉ = 4.
@@ -124,8 +129,10 @@ struct StatsFiguresTests {
         #expect(march4.firstReply == .init(replies: 3, medianSeconds: 600, p90Seconds: 3600))
     }
 
-    @Test func coverageComparesTheReconcileCountWithTheArchiveThen() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func coverageComparesTheReconcileCountWithTheArchiveThen(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let coverage = try await StatsReport.compute(archive: fixture.archive, options: StatsOptions()).coverage
         #expect(coverage.dialogs == 3)
@@ -149,8 +156,8 @@ struct StatsFiguresTests {
         #expect(entries[StatsFixture.publicID]?.status == "complete")
     }
 
-    @Test func aQueryRestrictsEveryFigure() async throws {
-        let fixture = try await StatsFixture.make()
+    @Test(arguments: TestBackend.all) func aQueryRestrictsEveryFigure(backend: TestBackend) async throws {
+        let fixture = try await StatsFixture.make(backend: backend)
         defer { fixture.remove() }
         let alice = try await StatsReport.compute(
             archive: fixture.archive, options: StatsOptions(query: try fixture.query("from:alice")))
@@ -182,15 +189,14 @@ struct StatsFiguresTests {
         }
     }
 
-    @Test func anEmptyArchiveHasZerosAndNoPeriods() async throws {
+    @Test(arguments: TestBackend.all) func anEmptyArchiveHasZerosAndNoPeriods(backend: TestBackend) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stats-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("empty.sqlite").path
-        _ = try SQLiteArchive.create(at: path)
+        _ = try backend.create(directory.path, ArchiveTime.now())
         let report = try await StatsReport.compute(
-            archive: try SQLiteArchive.openReadOnly(at: path), options: StatsOptions())
+            archive: try backend.openReader(directory.path), options: StatsOptions())
         #expect(report.totals.messages == 0 && report.volume.isEmpty && report.topSenders.isEmpty)
         #expect(report.firstReply == .init(replies: 0, medianSeconds: nil, p90Seconds: nil))
         #expect(report.table().contains("no messages"))

@@ -1,15 +1,14 @@
-import GRDB
+import Archive
+import ArchiveTestSupport
 import QuickBlox
 import Testing
-
-@testable import ArchiveSQLite
 
 @Suite("Tombstones, membership, runs and crawl outcomes")
 struct HistoryTests {
     typealias F = ArchiveFixture
 
-    @Test func tombstonesKeepContent() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func tombstonesKeepContent(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         try await fixture.write([F.message(1, text: "bleibt", offset: 1), F.message(2, text: "geht", offset: 2)])
         let first = try await fixture.archive.tombstoneMessages(ids: [F.objectID(2), F.objectID(99)], at: 500)
         let again = try await fixture.archive.tombstoneMessages(ids: [F.objectID(2)], at: 600)
@@ -25,8 +24,8 @@ struct HistoryTests {
         #expect(counts.deletedMessages == 1)
     }
 
-    @Test func aMessageSeenAgainLosesItsTombstone() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func aMessageSeenAgainLosesItsTombstone(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         let message = F.message(1, text: "doch noch da")
         try await fixture.write([message])
         try await fixture.archive.tombstoneMessages(ids: [message.id])
@@ -34,8 +33,8 @@ struct HistoryTests {
         #expect(try await fixture.archive.liveMessageIDs(dialogID: F.dialogID) == [message.id])
     }
 
-    @Test func membershipHistoryRecordsJoinsAndLeaves() async throws {
-        let fixture = try await ArchiveFixture()  // dialog seen at baseTime with occupants 1, 2, 3
+    @Test(arguments: TestBackend.all) func membershipHistoryRecordsJoinsAndLeaves(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)  // dialog seen at baseTime with occupants 1, 2, 3
         let t1 = F.baseTime + 3600
         let t2 = F.baseTime + 7200
         try await fixture.archive.storeDialogs(rawItems: [F.dialog(F.dialogID, occupants: [1, 3, 4]).json], at: t1)
@@ -52,15 +51,18 @@ struct HistoryTests {
             ])
     }
 
-    @Test func dialogsSeenAgainUnchangedOnlyMoveLastSeen() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func dialogsSeenAgainUnchangedOnlyMoveLastSeen(backend: TestBackend) async throws
+    {
+        let fixture = try await ArchiveFixture(backend: backend)
         let counts = try await fixture.archive.storeDialogs(rawItems: [F.dialog(F.dialogID).json], at: F.baseTime + 1)
         #expect(counts == UpsertCounts(unchanged: 1))
         #expect(try await fixture.archive.membership(dialogID: F.dialogID).count == 3)
     }
 
-    @Test func dialogTombstonesCloseMembershipAndKeepMessages() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func dialogTombstonesCloseMembershipAndKeepMessages(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await ArchiveFixture(backend: backend)
         try await fixture.write([F.message(1, text: "Tschüss")])
         #expect(try await fixture.archive.tombstoneDialog(id: F.dialogID, at: 900))
         #expect(try await !fixture.archive.tombstoneDialog(id: F.dialogID, at: 901))
@@ -71,8 +73,8 @@ struct HistoryTests {
         #expect(counts.deletedMessages == 0)
     }
 
-    @Test func usersAreUpsertedWithRawJSON() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func usersAreUpsertedWithRawJSON(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         let anna = User(
             id: 1, login: "anna", fullName: "Anna Müller", createdAt: 1, updatedAt: 2, extra: ["website": "x"])
         #expect(try await fixture.archive.storeUsers(rawItems: [anna.wrapped]) == UpsertCounts(new: 1))
@@ -80,15 +82,17 @@ struct HistoryTests {
         var renamed = anna
         renamed.fullName = "Anna Schmidt"
         #expect(try await fixture.archive.storeUsers(rawItems: [renamed.json]) == UpsertCounts(changed: 1))
-        let raw = try await fixture.archive.pool.read { db in
-            try String.fetchOne(db, sql: "SELECT raw FROM users WHERE id = 1")
+        let raw = try await fixture.archive.withSnapshot { snapshot in
+            var users: [ArchivedUser] = []
+            for try await batch in snapshot.users(ids: [1]) { users += batch }
+            return users.first?.raw
         }
         #expect(raw == renamed.json.jsonString)
         #expect(try await fixture.archive.counts().users == 1)
     }
 
-    @Test func runsAreRecorded() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func runsAreRecorded(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         #expect(try await fixture.archive.lastCompletedRunStart() == nil)
         let first = try await fixture.archive.beginRun(scope: "user", query: nil, at: 100)
         #expect(try await fixture.archive.runs().first?.status == .running)
@@ -108,15 +112,15 @@ struct HistoryTests {
         }
     }
 
-    @Test func liveDialogIDsLeaveOutTombstones() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func liveDialogIDsLeaveOutTombstones(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         #expect(try await fixture.archive.liveDialogIDs() == [F.dialogID, F.otherDialogID].sorted())
         try await fixture.archive.tombstoneDialog(id: F.otherDialogID)
         #expect(try await fixture.archive.liveDialogIDs() == [F.dialogID])
     }
 
-    @Test func crawlOutcomesAreKeptNextToTheCursor() async throws {
-        let fixture = try await ArchiveFixture()
+    @Test(arguments: TestBackend.all) func crawlOutcomesAreKeptNextToTheCursor(backend: TestBackend) async throws {
+        let fixture = try await ArchiveFixture(backend: backend)
         try await fixture.write([F.message(1, text: "x")])
         try await fixture.archive.recordCrawlOutcome(dialogID: F.dialogID, error: "HTTP 503 after 5 retries", at: 10)
         var state = try #require(try await fixture.archive.crawlState(dialogID: F.dialogID))

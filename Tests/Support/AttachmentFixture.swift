@@ -7,25 +7,25 @@ import QuickBlox
 /// only in an earlier version of an edited message), too large, never downloaded, gone, on another host,
 /// and a location that names no file. The stored files are a few KB of deterministic bytes, written
 /// through the archive's real file store.
-struct AttachmentFixture: Sendable {
-    static let baseTime = 1_709_294_400
-    static let dialogA = "65e1a0000000000000000a01"
-    static let dialogB = "65e1a0000000000000000b02"
+package struct AttachmentFixture: Sendable {
+    package static let baseTime = 1_709_294_400
+    package static let dialogA = "65e1a0000000000000000a01"
+    package static let dialogB = "65e1a0000000000000000b02"
 
-    let directory: URL
-    let archive: SQLiteArchive
+    package let directory: URL
+    package let archive: SQLiteArchive
     /// The stored files' bytes by attachment key (`uid:…`).
-    let stored: [String: [UInt8]]
+    package let stored: [String: [UInt8]]
 
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    package func remove() { try? FileManager.default.removeItem(at: directory) }
 
     /// SHA-256 (hex) of a stored file by key.
-    func sha256(_ key: String) -> String { ExportTests.sha256(Data(stored[key]!)) }
+    package func sha256(_ key: String) -> String { ExportReading.sha256(Data(stored[key]!)) }
 
     /// Stored file sizes: `big` makes the edited message's new file larger than a 100 KB part.
-    static func make(big: Bool = false) async throws -> AttachmentFixture {
+    package static func make(big: Bool = false) async throws -> AttachmentFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attach-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let archive = try SQLiteArchive.create(
@@ -96,7 +96,7 @@ struct AttachmentFixture: Sendable {
     }
 
     /// Deterministic, incompressible bytes (a linear congruential generator seeded from `seed`).
-    static func bytes(_ count: Int, seed: String) -> [UInt8] {
+    package static func bytes(_ count: Int, seed: String) -> [UInt8] {
         var state = UInt64(truncatingIfNeeded: seed.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) })
         return (0..<count).map { _ in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -105,7 +105,7 @@ struct AttachmentFixture: Sendable {
     }
 
     /// Every entry of a container, in order, with its bytes.
-    static func entries(_ path: String) throws -> [(path: String, bytes: [UInt8])] {
+    package static func entries(_ path: String) throws -> [(path: String, bytes: [UInt8])] {
         let reader = try ContainerReader(path: path)
         var entries: [(path: String, bytes: [UInt8])] = []
         while let entry = try reader.nextEntry() {

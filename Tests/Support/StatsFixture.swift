@@ -1,3 +1,4 @@
+import Archive
 import ArchiveSQLite
 import Foundation
 import QueryLanguage
@@ -10,31 +11,30 @@ import QuickBlox
 ///   3600 and 691,200 s; a group G with a hostile name, 4 messages (one with an image, one with an image
 ///   and a file, one edited twice, one deleted); a public dialog Q without messages;
 /// - P was counted by a reconcile (6 messages, before p7 arrived), Q too (0), G never.
-struct StatsFixture {
+package struct StatsFixture {
     /// Monday 2024-03-04T00:00:00Z.
-    static let monday = 1_709_510_400
+    package static let monday = 1_709_510_400
     /// Thursday 2024-02-29T23:59:59Z: the last second of February and of ISO week 2024-W09.
-    static let leapSecond = 1_709_251_199
-    static let hostile = "<script>&\""
-    static let privateID = id(0xA)
-    static let groupID = id(0xB)
-    static let publicID = id(0xC)
+    package static let leapSecond = 1_709_251_199
+    package static let hostile = "<script>&\""
+    package static let privateID = id(0xA)
+    package static let groupID = id(0xB)
+    package static let publicID = id(0xC)
     /// When the fixture's crawl "ran"; the reconcile counted at `crawled + 10`, p7 arrived at `crawled + 20`.
-    static let crawled = 1_710_300_000
+    package static let crawled = 1_710_300_000
 
-    let directory: URL
-    let archive: SQLiteArchive
+    package let directory: URL
+    package let archive: any ArchiveReader
 
-    static func id(_ number: Int) -> String {
+    package static func id(_ number: Int) -> String {
         let hex = String(number, radix: 16)
         return String(repeating: "0", count: 24 - hex.count) + hex
     }
 
-    static func make() async throws -> StatsFixture {
+    package static func make(backend: TestBackend = .sqlite) async throws -> StatsFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("stats.sqlite").path
-        let archive = try SQLiteArchive.create(at: path, now: crawled)
+        let archive = try backend.create(directory.path, crawled)
         let users = [
             User(id: 1, login: "alice", fullName: "Alice Martin", createdAt: 0, updatedAt: 0),
             User(id: 2, login: "bob", fullName: "Bob Stone", createdAt: 0, updatedAt: 0),
@@ -83,10 +83,10 @@ struct StatsFixture {
         let late = message(7, privateID, sender: 1, at: monday + 8 * 86_400 + 11 * 3600)  // reply after 691,200 s
         try await archive.storeMessages(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
         // Read back read-only, as `qbarchive stats` and the service open it.
-        return StatsFixture(directory: directory, archive: try SQLiteArchive.openReadOnly(at: path))
+        return StatsFixture(directory: directory, archive: try backend.openReader(directory.path))
     }
 
-    static func message(
+    package static func message(
         _ number: Int, _ dialogID: String, sender: Int, at time: Int, text: String? = nil,
         attachments: [Attachment] = [], updatedAt: Int? = nil
     ) -> Message {
@@ -96,9 +96,9 @@ struct StatsFixture {
             createdAt: time, updatedAt: updatedAt ?? time)
     }
 
-    func query(_ text: String) throws -> Query {
+    package func query(_ text: String) throws -> Query {
         try QueryParser(now: Self.crawled).parse(text)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    package func remove() { try? FileManager.default.removeItem(at: directory) }
 }
