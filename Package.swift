@@ -150,7 +150,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Stats: `qbarchive stats` figures (aggregated in SQL by ArchiveSQLite), JSON, tables and SVG charts.
+        // Stats: `qbarchive stats` reports (figures aggregated in SQL by the archive), JSON, tables and SVG charts.
         .target(
             name: "Stats",
             dependencies: ["QuickBlox", "QueryLanguage", "Archive"],
