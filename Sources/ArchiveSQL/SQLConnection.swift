@@ -24,41 +24,55 @@ extension SQLRow {
 
 /// A type a column decodes to.
 public protocol SQLColumn {
+    /// The value, or `nil` when the column is `NULL` (one read of the column).
+    static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Self?
+    /// The value of a `NOT NULL` column (a `NULL` gives the type's zero).
     static func read(_ row: some SQLRow, _ index: Int) -> Self
 }
 
 extension Int: SQLColumn {
-    public static func read(_ row: some SQLRow, _ index: Int) -> Int { row.integer(index).map { Int($0) } ?? 0 }
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Int? { row.integer(index).map { Int($0) } }
+    public static func read(_ row: some SQLRow, _ index: Int) -> Int { readIfPresent(row, index) ?? 0 }
 }
 
 extension Int64: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Int64? { row.integer(index) }
     public static func read(_ row: some SQLRow, _ index: Int) -> Int64 { row.integer(index) ?? 0 }
 }
 
 extension Double: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Double? { row.real(index) }
     public static func read(_ row: some SQLRow, _ index: Int) -> Double { row.real(index) ?? 0 }
 }
 
 extension Bool: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Bool? { row.integer(index).map { $0 != 0 } }
     public static func read(_ row: some SQLRow, _ index: Int) -> Bool { (row.integer(index) ?? 0) != 0 }
 }
 
 extension String: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> String? { row.text(index) }
     public static func read(_ row: some SQLRow, _ index: Int) -> String { row.text(index) ?? "" }
 }
 
 extension Data: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Data? { row.blob(index) }
     public static func read(_ row: some SQLRow, _ index: Int) -> Data { row.blob(index) ?? Data() }
 }
 
 extension SQLValue: SQLColumn {
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> SQLValue? {
+        let value = row.value(index)
+        return value == .null ? nil : value
+    }
     public static func read(_ row: some SQLRow, _ index: Int) -> SQLValue { row.value(index) }
 }
 
 extension Optional: SQLColumn where Wrapped: SQLColumn {
-    public static func read(_ row: some SQLRow, _ index: Int) -> Wrapped? {
-        row.isNull(index) ? nil : Wrapped.read(row, index)
+    public static func readIfPresent(_ row: some SQLRow, _ index: Int) -> Wrapped?? {
+        .some(Wrapped.readIfPresent(row, index))
     }
+    public static func read(_ row: some SQLRow, _ index: Int) -> Wrapped? { Wrapped.readIfPresent(row, index) }
 }
 
 /// One connection inside a backend's read transaction: statements run on it synchronously and see one

@@ -17,7 +17,9 @@ struct GRDBConnection: SQLConnection {
     func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws {
         let (sql, values) = statement.rendered(for: dialect)
         do {
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(values.map(\.databaseValue)))
+            // Cached per statement text: the same look-up runs once per key or page, prepared once.
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values.map(\.databaseValue)))
             while let row = try cursor.next() { try body(GRDBRow(row: row)) }
         } catch let error as DatabaseError {
             if let message = error.message, Self.complexityLimits.contains(where: message.contains) {
