@@ -90,22 +90,6 @@ package struct ArchiveFixture {
     }
 }
 
-extension CrawlCursor {
-    /// The cursor after `messages` (the crawler's rule, repeated here to build realistic cursors).
-    package func advanced(over messages: [Message]) -> CrawlCursor {
-        var next = self
-        for message in messages {
-            if let current = next.dateSent, message.dateSent < current { continue }
-            if message.dateSent != next.dateSent {
-                next.dateSent = message.dateSent
-                next.idsAtDateSent = []
-            }
-            next.idsAtDateSent.insert(message.id)
-        }
-        return next
-    }
-}
-
 extension ArchiveFixture {
     /// The ids of the messages a query in the moderation language finds, newest first.
     package func find(_ text: String, limit: Int = 50) async throws -> [String] {

@@ -1,4 +1,3 @@
-import Archive
 import QuickBlox
 
 extension CrawlCursor {
