@@ -18,7 +18,8 @@ enum Columns {
     /// The columns of ``ArchivedMessage``, in the order ``message(_:)`` reads them.
     static let message = """
         m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.created_at, m.updated_at, m.text,
-        m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at
+        m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at, m.hidden_for,
+        m.deleted_evidence
         """
     /// A message with its dialog's name and type and its sender's and recipient's names.
     static let hit = "\(message), d.name, d.type, u.login, u.full_name, r.login, r.full_name"
@@ -36,13 +37,14 @@ enum Columns {
         ArchivedMessage(
             id: row[0], dialogID: row[1], senderID: row[2], recipientID: row[3], dateSent: row[4],
             createdAt: row[5], updatedAt: row[6], text: row[7], attachmentsJSON: row[8], customJSON: row[9],
-            raw: row[10], firstSeenAt: row[11], lastSeenAt: row[12], edited: row[13], deletedAt: row[14])
+            raw: row[10], firstSeenAt: row[11], lastSeenAt: row[12], edited: row[13], deletedAt: row[14],
+            hiddenFor: HiddenFor.decode(row[15]), deletionEvidence: row[16])
     }
 
     static func hit(_ row: any SQLRow) -> SearchHit {
         SearchHit(
-            message: message(row), dialogName: row[15], dialogType: row[16], senderLogin: row[17],
-            senderName: row[18], recipientLogin: row[19], recipientName: row[20])
+            message: message(row), dialogName: row[17], dialogType: row[18], senderLogin: row[19],
+            senderName: row[20], recipientLogin: row[21], recipientName: row[22])
     }
 
     static func file(_ row: any SQLRow) -> ArchivedFile {

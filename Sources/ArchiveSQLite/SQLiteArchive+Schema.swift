@@ -40,6 +40,7 @@ extension SQLiteArchive {
             }
         }
         migrator.registerMigration("v5-attachment-files", migrate: createAttachmentFiles)
+        migrator.registerMigration("v6-per-user-deletion", migrate: createPerUserDeletion)
         return migrator
     }()
 
@@ -76,6 +77,32 @@ extension SQLiteArchive {
             t.add(column: "files_unindexed", .integer).notNull().defaults(to: 0)
         }
         try FileIndexer.indexAll(db, time: ArchiveTime.now())
+    }
+
+    /// QuickBlox deletes per user unless forced (reference §8): who no longer sees a message or dialog
+    /// (`message_hides`, `dialog_hides`, one row per user, and the same as JSON in `hidden_for` for display),
+    /// and the views behind a tombstone (`deleted_evidence`). Tombstones made before this migration keep a
+    /// `NULL` evidence: they were written on one view, and docs/archive-schema.md says so.
+    private static func createPerUserDeletion(_ db: Database) throws {
+        try db.create(table: "message_hides", options: .withoutRowID) { t in
+            t.column("message_id", .text).notNull().references("messages", column: "id")
+            t.column("user_id", .integer).notNull()
+            t.column("observed_at", .integer).notNull()
+            t.primaryKey(["message_id", "user_id"])
+        }
+        try db.create(index: "message_hides_by_user", on: "message_hides", columns: ["user_id", "message_id"])
+        try db.create(table: "dialog_hides", options: .withoutRowID) { t in
+            t.column("dialog_id", .text).notNull().references("dialogs")
+            t.column("user_id", .integer).notNull()
+            t.column("observed_at", .integer).notNull()
+            t.primaryKey(["dialog_id", "user_id"])
+        }
+        for table in ["messages", "dialogs"] {
+            try db.alter(table: table) { t in
+                t.add(column: "hidden_for", .text)
+                t.add(column: "deleted_evidence", .text)
+            }
+        }
     }
 
     /// `PRAGMA application_id`: "qbar", so `file(1)` and other tools can tell an archive from other SQLite files.

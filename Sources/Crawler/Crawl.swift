@@ -13,6 +13,9 @@ public struct CrawlOptions: Sendable {
     public var concurrency = 4
     /// Compare server counts with the archive and record deletions.
     public var reconcile = false
+    /// App scope: how many other occupants a reconcile asks about messages the reading view no longer
+    /// lists, before holding them as deleted for everyone (0: every occupant). See docs/backups.md.
+    public var recheckViews = 16
     /// Messages per page asked for (the server may clamp it).
     public var pageSize = 100
     /// A targeted crawl (`--where`): only messages matching these `/chat/Message` filters are fetched,
@@ -68,6 +71,8 @@ public struct Crawl: Sendable {
         var dialog: Dialog
         var raw: JSONValue
         var reader: Int?
+        /// App scope: every user whose dialog list shows it, in listing order (the reader first).
+        var listers: [Int] = []
     }
 
     /// Runs the crawl and records it; the summary's status says how it ended.
@@ -183,9 +188,12 @@ public struct Crawl: Sendable {
                 events(.listingFailed(user: user, reason: error.localizedDescription))
                 continue
             }
-            for listed in dialogs where targets[listed.dialog.id] == nil {
+            for listed in dialogs {
                 if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
-                targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+                if targets[listed.dialog.id] == nil {
+                    targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+                }
+                if let reader { targets[listed.dialog.id]?.listers.append(reader) }
             }
         }
         if let lastFailure, summary.listingsFailed == readers.count { throw lastFailure }
@@ -193,6 +201,16 @@ public struct Crawl: Sendable {
             ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
         }
         try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
+        if options.scope == .app, summary.listingsFailed == 0 {
+            // An occupant whose own list lacks the dialog removed it for themselves (others still list it).
+            for target in ordered where target.dialog.type != .publicGroup {
+                for user in Set(target.dialog.occupantIDs).subtracting(target.listers).sorted() {
+                    if try await archive.recordDialogHidden(id: target.dialog.id, for: user, at: runStart) {
+                        summary.dialogsHidden += 1
+                    }
+                }
+            }
+        }
         return ordered
     }
 
@@ -274,6 +292,7 @@ public struct Crawl: Sendable {
         }
         var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
         pager.pageSize = options.pageSize
+        pager.newest = target.newest
         if hasNew {
             try await pager.walk(from: start) { batch in
                 let stored = try await archive.storeMessages(
@@ -287,6 +306,7 @@ public struct Crawl: Sendable {
             // `gte` and a margin: the server's clock is not ours, and seconds are coarse; re-reading a few
             // unchanged messages costs nothing, missing an edit loses it.
             pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))]
+            pager.newest = nil
             try await pager.walk(from: CrawlCursor()) { batch in
                 let stored = try await archive.storeMessages(
                     Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
@@ -327,5 +347,12 @@ extension PageCounts {
         new += other.new
         edited += other.edited
         unchanged += other.unchanged
+    }
+}
+
+extension Crawl.Target {
+    /// The newest message the reader's listing showed, which a walk must reach before a short page ends it.
+    var newest: MessagePager.Newest? {
+        dialog.lastMessageDateSent.map { MessagePager.Newest(dateSent: $0, id: dialog.lastMessageID) }
     }
 }

@@ -16,6 +16,13 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var messagesNew = 0
     public var messagesEdited = 0
     public var messagesDeleted = 0
+    /// Messages newly recorded as hidden for some user ("delete for me"): kept, not deleted.
+    public var messagesHidden = 0
+    /// Dialogs newly recorded as gone from some user's list while others still have them.
+    public var dialogsHidden = 0
+    /// Messages no view re-checked still lists, in groups larger than `--recheck-views`: kept as hidden
+    /// for the users checked, not tombstoned (unproven).
+    public var messagesUnconfirmed = 0
     public var requests = 0
     public var retries = 0
     public var bytes = 0
@@ -46,7 +53,10 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         if dialogsFailed > 0 { text += " (\(dialogsFailed) failed)" }
         if listingsFailed > 0 { text += " (\(listingsFailed) users' dialog lists failed)" }
         text += ", \(messagesNew) new, \(messagesEdited) edited, \(messagesDeleted) deleted"
+        if messagesHidden > 0 { text += ", \(messagesHidden) hidden for someone" }
         if dialogsDeleted > 0 { text += ", \(dialogsDeleted) dialogs deleted" }
+        if dialogsHidden > 0 { text += ", \(dialogsHidden) dialogs hidden for someone" }
+        if messagesUnconfirmed > 0 { text += ", \(messagesUnconfirmed) gone from every view checked (kept)" }
         let megabytes = Double(bytes) / 1_000_000
         text += "; \(requests) requests (\(retries) retries), \(String(format: "%.1f", megabytes)) MB"
         if let files {

@@ -6,13 +6,21 @@ import QuickBloxClient
 ///
 /// The method the QuickBlox reference recommends: `sort_asc=date_sent`, a `date_sent[gte]` cursor,
 /// de-duplication by `_id`, and — when more messages share one second than a page holds — paging
-/// inside that second with `skip`. It advances by the items received, trusts the `limit` the server
-/// echoes (it may clamp), and stops on a short page. Messages created after the walk passes their
-/// second are picked up by the next run, from the saved cursor.
+/// inside that second with `skip`. Messages created after the walk passes their second are picked up by
+/// the next run, from the saved cursor.
+///
+/// It trusts neither the order nor the size of a page (docs/backups.md, "Pages that are not what was
+/// asked for"): a page may come reordered, padded with a repeat, cut short or longer than the limit.
+/// So the cursor moves to the newest `date_sent` among the page's distinct items (never "the last item"),
+/// `skip` counts distinct ids known at that second, and each request inside a second overlaps the previous
+/// page by one known item: a page at that second without any known item means the second shifted under
+/// the walk (a deletion), and the second is read again from its start. A short page ends the walk only
+/// when the dialog's newest message (from its listing, when known) has been seen; otherwise, and for
+/// walks with no such expectation, the walk ends on a short page that brings nothing new.
 public struct MessagePager: Sendable {
     /// One page of new messages, with the cursor to save together with them.
     public struct Batch: Sendable {
-        /// Messages not seen before in this walk or at the starting cursor, in page order.
+        /// Messages not seen before in this walk or at the starting cursor, ascending by `(date_sent, _id)`.
         public var messages: [Message]
         /// Those messages exactly as the server sent them.
         public var rawMessages: [JSONValue]
@@ -22,12 +30,28 @@ public struct MessagePager: Sendable {
         public var received: Int
     }
 
+    /// The newest message a walk should reach: the dialog's `last_message_date_sent` and `last_message_id`
+    /// as its listing gave them.
+    public struct Newest: Sendable, Equatable {
+        public var dateSent: Int
+        public var id: String?
+
+        public init(dateSent: Int, id: String?) {
+            self.dateSent = dateSent
+            self.id = id
+        }
+    }
+
     public let client: QuickBloxClient
     public let dialogID: String
     public let onBehalfOf: Int?
     public var pageSize = 100
     /// Extra filter parameters (a targeted crawl); `date_sent`, `sort_*`, `skip` and `limit` are the pager's.
     public var filters: [(String, String)] = []
+    /// When set, a short page ends the walk only once this message (or a newer second) was reached.
+    public var newest: Newest?
+    /// How many times one walk may go back to the start of a second that shifted under it.
+    static let maxRereads = 4
 
     public init(client: QuickBloxClient, dialogID: String, onBehalfOf: Int? = nil) {
         self.client = client
@@ -43,39 +67,70 @@ public struct MessagePager: Sendable {
         from start: CrawlCursor, _ body: (Batch) async throws -> Void
     ) async throws {
         var cursor = start
-        // Items already returned at the cursor second in this walk: where `skip` resumes inside a burst.
-        var receivedAtCursor = 0
-        var seenAtCursor = start.idsAtDateSent
+        // Distinct ids known at the cursor's second: from the start cursor, then from every page.
+        var known = start.idsAtDateSent
+        // How many of `known` the server orders first at that second, as this walk received them; a walk
+        // never skips what an earlier run stored (it may have shifted since), so it starts at 0.
+        var received = 0
+        var rereads = 0
         while true {
             var parameters = filters + [("sort_asc", "date_sent"), ("limit", String(pageSize))]
+            // One known item of overlap: the page must show it, or the second moved under the walk.
+            let skip = max(0, received - 1)
             if let since = cursor.dateSent {
                 parameters.append(("date_sent[gte]", String(since)))
-                if receivedAtCursor > 0 { parameters.append(("skip", String(receivedAtCursor))) }
+                if skip > 0 { parameters.append(("skip", String(skip))) }
             }
             let page = try await client.messages(dialogID: dialogID, parameters, onBehalfOf: onBehalfOf)
-            var fresh: [Message] = []
-            var freshRaw: [JSONValue] = []
-            for (message, raw) in zip(page.items, page.rawItems) {
-                let seen = message.dateSent == cursor.dateSent && seenAtCursor.contains(message.id)
-                if !seen && !fresh.contains(where: { $0.id == message.id }) {
-                    fresh.append(message)
-                    freshRaw.append(raw)
-                }
+            let limit = page.limit > 0 ? min(page.limit, pageSize) : pageSize
+
+            // Distinct items, in (date_sent, _id) order whatever order they came in.
+            var distinct: [String: (Message, JSONValue)] = [:]
+            for (message, raw) in zip(page.items, page.rawItems) where distinct[message.id] == nil {
+                distinct[message.id] = (message, raw)
             }
-            let next = cursor.advanced(over: fresh)
-            if let last = page.items.last {
-                if last.dateSent == cursor.dateSent {
-                    receivedAtCursor += page.items.count
-                } else {
-                    receivedAtCursor = page.items.filter { $0.dateSent == last.dateSent }.count
-                    seenAtCursor = []
-                }
-                seenAtCursor.formUnion(page.items.filter { $0.dateSent == last.dateSent }.map(\.id))
+            let items = distinct.values.sorted { ($0.0.dateSent, $0.0.id) < ($1.0.dateSent, $1.0.id) }
+            let inRange = items.filter { cursor.dateSent == nil || $0.0.dateSent >= cursor.dateSent! }
+            let atCursor = inRange.filter { $0.0.dateSent == cursor.dateSent }
+            if skip > 0, !atCursor.isEmpty, !atCursor.contains(where: { known.contains($0.0.id) }),
+                rereads < Self.maxRereads
+            {
+                // The overlap item is missing: messages before it at this second went away. Read the
+                // second again from its start rather than skip past one.
+                rereads += 1
+                received = 0
+                continue
+            }
+            let fresh = items.filter { !($0.0.dateSent == cursor.dateSent && known.contains($0.0.id)) }
+            let freshInRange = fresh.filter { cursor.dateSent == nil || $0.0.dateSent >= cursor.dateSent! }
+
+            // The new cursor: the newest distinct second of the page, with what is known there.
+            let next = cursor.advanced(over: fresh.map(\.0))
+            if next.dateSent == cursor.dateSent {
+                known.formUnion(atCursor.map(\.0.id))
+                received = max(received, skip + atCursor.count)
+            } else {
+                known = next.idsAtDateSent
+                received = inRange.filter { $0.0.dateSent == next.dateSent }.count
             }
             cursor = next
-            try await body(Batch(messages: fresh, rawMessages: freshRaw, cursor: cursor, received: page.items.count))
-            // A page shorter than the limit the server applied is the last one.
-            if page.items.count < max(1, page.limit) || page.items.isEmpty { return }
+            cursor.idsAtDateSent = known
+            try await body(
+                Batch(
+                    messages: fresh.map(\.0), rawMessages: fresh.map(\.1), cursor: cursor, received: page.items.count))
+            // A full page always goes on (the skip or the cursor moved past it). A short page is the end
+            // when it brought nothing new, or when the dialog's newest message has been reached.
+            if inRange.count < max(1, limit), freshInRange.isEmpty || reached(cursor) { return }
         }
+    }
+
+    /// Whether the walk has reached ``newest`` (always, when there is no expectation: then only a page
+    /// with nothing new ends it, so a short page is re-asked once).
+    private func reached(_ cursor: CrawlCursor) -> Bool {
+        guard let newest else { return false }
+        guard let at = cursor.dateSent else { return false }
+        if at > newest.dateSent { return true }
+        if at < newest.dateSent { return false }
+        return newest.id.map { cursor.idsAtDateSent.contains($0) } ?? true
     }
 }

@@ -31,12 +31,12 @@ public struct Attachment: QuickBloxRecord {
 
     public init(json: JSONValue) throws(QuickBloxDecodingError) {
         var reader = try FieldReader(kind: Self.kind, json: json)
-        type = reader.string("type")
-        id = reader.string("id")
-        uid = reader.string("uid")
-        url = reader.string("url")
-        name = reader.string("name")
-        size = reader.int("size")
+        type = reader.optional("type")?.lenientString
+        id = reader.optional("id")?.lenientString
+        uid = reader.optional("uid")?.lenientString
+        url = reader.optional("url")?.lenientString
+        name = reader.optional("name")?.lenientString
+        size = reader.optional("size")?.lenientInt
         extra = reader.extra
     }
 

@@ -67,7 +67,7 @@ public struct Message: QuickBloxRecord {
         attachments = decoded
         readIDs = reader.ints("read_ids")
         deliveredIDs = reader.ints("delivered_ids")
-        read = reader.int("read")
+        read = reader.optional("read")?.lenientInt
         extra = reader.extra
     }
 
@@ -89,5 +89,9 @@ public struct Message: QuickBloxRecord {
     }
 
     /// The custom parameters: top-level keys that are not QuickBlox fields.
-    public var customParameters: [String: JSONValue] { extra }
+    /// (A known key sent as `null`, kept in ``extra`` for the round trip, is not one.)
+    public var customParameters: [String: JSONValue] {
+        guard extra["read"]?.isNull == true else { return extra }
+        return extra.filter { $0.key != "read" }
+    }
 }

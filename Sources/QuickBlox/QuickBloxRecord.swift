@@ -67,6 +67,14 @@ struct FieldReader {
         return value
     }
 
+    /// The value of a key the model writes only when present: a JSON `null` is left unconsumed, so it
+    /// stays in ``extra`` and the record writes it back as `null` (the round trip keeps `"read": null`).
+    mutating func optional(_ key: String) -> JSONValue? {
+        guard let value = members[key], !value.isNull else { return nil }
+        consumed.insert(key)
+        return value
+    }
+
     mutating func string(_ key: String) -> String? { value(key)?.lenientString }
     mutating func int(_ key: String) -> Int? { value(key)?.lenientInt }
     mutating func ints(_ key: String) -> [Int] { value(key)?.lenientIntArray ?? [] }

@@ -11,6 +11,8 @@ public actor QuickBloxClient {
     let transport: CurlTransport
     let logger: Logger
     private var token: String?
+    /// The user the session belongs to, once a user session exists.
+    private var sessionUser: Int?
     private var sessionTask: Task<String, any Error>?
     var statistics = ClientStatistics()
     private var nextSlot = ContinuousClock.now
@@ -136,7 +138,11 @@ public actor QuickBloxClient {
         if let sessionTask {
             task = sessionTask
         } else {
-            task = Task { try await self.createSession().token }
+            task = Task {
+                let session = try await self.createSession()
+                await self.remember(user: session.userID)
+                return session.token
+            }
             sessionTask = task
         }
         do {
@@ -151,6 +157,16 @@ public actor QuickBloxClient {
             sessionTask = nil
             throw .cancelled(endpoint: "POST /session.json")
         }
+    }
+
+    private func remember(user: Int?) { sessionUser = user }
+
+    /// The user whose view this client reads: the `On-Behalf-Of` user for API-key credentials that name
+    /// none, or the logged-in user (a session is created when there is none); `nil` for an API key alone.
+    public func viewerID() async throws(QuickBloxClientError) -> Int? {
+        guard case .user = configuration.credentials else { return nil }
+        if sessionUser == nil { _ = try await currentToken() }
+        return sessionUser
     }
 
     func invalidate(_ used: String?) {

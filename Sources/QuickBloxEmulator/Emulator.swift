@@ -40,6 +40,7 @@ public struct Emulator: Sendable {
         for (name, rate) in [
             ("--fail-rate", configuration.failRate), ("--reset-rate", configuration.resetRate),
             ("--truncate-rate", configuration.truncateRate), ("--bad-length-rate", configuration.badLengthRate),
+            ("--page-fault-rate", configuration.pageFaultRate),
             ("--large-file-rate", configuration.largeFileRate), ("--public-blob-rate", configuration.publicBlobRate),
         ] {
             try check((0...1).contains(rate), "\(name) is a probability from 0 to 1 (got \(rate))")
@@ -61,7 +62,7 @@ public struct Emulator: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         registerAdmin(on: router)
         let quickblox = router.group().add(middleware: FaultMiddleware(faults: faults))
-        let routes = EmulatorRoutes(store: store, configuration: configuration)
+        let routes = EmulatorRoutes(store: store, configuration: configuration, faults: faults)
         routes.register(on: quickblox)
         ContentRoutes(routes: routes, signer: StorageSigner(configuration: configuration), statistics: downloads)
             .register(on: quickblox)

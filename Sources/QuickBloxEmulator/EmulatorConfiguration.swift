@@ -40,6 +40,10 @@ public struct EmulatorConfiguration: Sendable {
     /// Probability that a response with a body declares a `Content-Length` larger than the body
     /// it sends in full (then the connection closes).
     public var badLengthRate = 0.0
+    /// Probability that a page of `GET /chat/Message` items is not what was asked for, as a faulty proxy or
+    /// server sends it: reordered, padded with a repeat of its first item at its end, cut short, or one
+    /// item over the limit (see ``PageFault``). The items themselves are real.
+    public var pageFaultRate = 0.0
     /// Changes per second made while serving: new, edited and deleted messages, occupant changes.
     public var liveRate = 0.0
 

@@ -29,6 +29,11 @@ struct EmulatorError: Error, HTTPResponseError, Sendable {
     static let forbidden = EmulatorError(
         status: .forbidden,
         body: QuickBloxErrorBody.list("You don't have appropriate permissions to perform this operation").json)
+    /// 403 `{"errors":{"base":["WrongPermissions: only the owner can delete for everyone (force=1)"]}}`: a
+    /// `force=1` delete by someone other than the owner.
+    static let wrongPermissions = EmulatorError(
+        status: .forbidden,
+        body: QuickBloxErrorBody.base("WrongPermissions: only the owner can delete for everyone (force=1)").json)
     /// 401 `{"errors":["Unauthorized"]}`: wrong login or password.
     static let unauthorized = EmulatorError(
         status: .unauthorized, body: QuickBloxErrorBody.list("Unauthorized").json,

@@ -11,6 +11,11 @@ extension EmulatorRoutes {
         }
     }
 
+    /// `force=1` (or `true`), in the body or the query: delete for everyone.
+    static func isForced(_ parameters: RequestParameters) -> Bool {
+        ["1", "true"].contains(parameters.string("force")?.lowercased() ?? "")
+    }
+
     // MARK: Dialogs
 
     func registerDialogs(on group: RouterGroup<EmulatorContext>) {
@@ -50,11 +55,17 @@ extension EmulatorRoutes {
         }
         group.delete("/chat/Dialog/{id}") { request, context -> Response in
             let parameters = try await RequestParameters.read(request)
-            let principal = try await authenticate(request, parameters, requireUser: true)
-            try await store.deleteDialogs(
-                ids: try Self.ids(context), by: principal.userID!, force: parameters.string("force") == "1",
-                now: Int(Self.now))
-            return EmulatorResponse.empty(headers: Self.headers(for: principal))
+            let principal = try await authenticate(request, parameters, requireUser: true, apiKeyActsForApp: true)
+            let ids = try Self.ids(context)
+            let outcome = try await store.deleteDialogs(
+                ids: ids, by: principal.userID, force: Self.isForced(parameters), now: Int(Self.now))
+            // The reference's single-id example answers an empty body; several ids get the tally. An id the
+            // user cannot see (or that does not exist) alone is a 404, as GET /chat/Dialog/{id} answers.
+            guard ids.count > 1 else {
+                guard outcome.notFound.isEmpty else { throw EmulatorError.notFound }
+                return EmulatorResponse.empty(headers: Self.headers(for: principal))
+            }
+            return Self.json(outcome.json, principal)
         }
     }
 
@@ -85,13 +96,20 @@ extension EmulatorRoutes {
                     parameters.queryPairs, maxLimit: configuration.maxLimit, kind: FieldKind.of(messageField:))
                 // QuickBlox marks what it returns as read unless told `mark_as_read=0`.
                 let markAsRead = parameters.string("mark_as_read") != "0"
+                let fault = query.count ? nil : await faults.pageFault()
+                var asked = query
+                if fault == .overlong { asked.limit += 1 }
                 let result = try await store.listMessages(
-                    dialogID: dialogID, for: principal.userID!, query: query, markAsRead: markAsRead, now: Int(Self.now)
+                    dialogID: dialogID, for: principal.userID!, query: asked, markAsRead: markAsRead, now: Int(Self.now)
                 )
                 switch result {
                 case .count(let count):
                     return Self.json(CountResponse.json(count: count), principal)
-                case .items(let messages, _):
+                case .items(var messages, _):
+                    if let fault {
+                        let next = messages.count > query.limit ? messages.removeLast() : nil
+                        messages = fault.apply(to: messages, next: next)
+                    }
                     return EmulatorResponse.bytes(
                         Self.messagePage(messages, skip: query.skip, limit: query.limit),
                         headers: Self.headers(for: principal))
@@ -126,9 +144,10 @@ extension EmulatorRoutes {
         }
         group.delete("/chat/Message/{id}") { request, context -> Response in
             let parameters = try await RequestParameters.read(request)
-            let principal = try await authenticate(request, parameters, requireUser: true)
-            try await store.deleteMessages(ids: try Self.ids(context), by: principal.userID!, now: Int(Self.now))
-            return EmulatorResponse.empty(headers: Self.headers(for: principal))
+            let principal = try await authenticate(request, parameters, requireUser: true, apiKeyActsForApp: true)
+            let outcome = try await store.deleteMessages(
+                ids: try Self.ids(context), by: principal.userID, force: Self.isForced(parameters), now: Int(Self.now))
+            return Self.json(outcome.json, principal)
         }
     }
 }

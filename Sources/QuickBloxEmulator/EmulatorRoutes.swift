@@ -7,6 +7,7 @@ import QuickBlox
 struct EmulatorRoutes: Sendable {
     let store: EmulatorStore
     let configuration: EmulatorConfiguration
+    let faults: FaultInjector
 
     static let tokenHeader = HTTPField.Name("QB-Token")!
     static let expirationHeader = HTTPField.Name("QB-Token-ExpirationDate")!
@@ -33,9 +34,13 @@ struct EmulatorRoutes: Sendable {
 
     /// Resolves `QB-Token` (header or `token` parameter) or `Authorization: ApiKey` (+ `On-Behalf-Of`).
     ///
-    /// - Parameter requireUser: chat endpoints refuse application sessions with 422 "Forbidden. Need user."
-    func authenticate(_ request: Request, _ parameters: RequestParameters, requireUser: Bool) async throws -> Principal
-    {
+    /// - Parameters:
+    ///   - requireUser: chat endpoints refuse application sessions with 422 "Forbidden. Need user."
+    ///   - apiKeyActsForApp: an API key without `On-Behalf-Of` is let through as the application itself
+    ///     (the reference's "delete from all histories" recipe); an application session still is not.
+    func authenticate(
+        _ request: Request, _ parameters: RequestParameters, requireUser: Bool, apiKeyActsForApp: Bool = false
+    ) async throws -> Principal {
         var principal: Principal
         if let authorization = request.headers[.authorization], authorization.hasPrefix("ApiKey ") {
             let key = authorization.dropFirst("ApiKey ".count).trimmingCharacters(in: .whitespaces)
@@ -53,7 +58,9 @@ struct EmulatorRoutes: Sendable {
         } else {
             throw EmulatorError.sessionDoesNotExist
         }
-        if requireUser, principal.userID == nil { throw EmulatorError.needUser }
+        if requireUser, principal.userID == nil, !(apiKeyActsForApp && principal.token == nil) {
+            throw EmulatorError.needUser
+        }
         return principal
     }
 

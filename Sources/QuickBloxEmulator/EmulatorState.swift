@@ -20,6 +20,8 @@ struct EmulatorState: Sendable {
         var dialog: Dialog
         /// Unread messages per occupant.
         var unread: [Int: Int] = [:]
+        /// Users who removed the dialog from their own list (`DELETE` without `force`), and when.
+        var hiddenFor: [Int: Int] = [:]
     }
 
     /// An earlier version of a message, replaced at `supersededAt`.
@@ -43,6 +45,9 @@ struct EmulatorState: Sendable {
     var messageKeys: [String: MessageKey] = [:]
     var revisions: [Revision] = []
     var deletions: [Deletion] = []
+    /// Messages removed for one user only (`DELETE` without `force`): message id → user → when.
+    /// Kept beside the messages, not in them, so a message's JSON is the same for every viewer.
+    var hiddenMessages: [String: [Int: Int]] = [:]
     /// The Content module's files, one per attachment that names a file.
     var blobs = BlobIndex()
 
@@ -53,10 +58,37 @@ struct EmulatorState: Sendable {
         dialogs.values.map(\.dialog).sorted { ($0.createdAt ?? 0, $0.id) < ($1.createdAt ?? 0, $1.id) }
     }
 
-    /// The dialog as `user` sees it, with the last-message fields and that user's unread count.
+    /// Whether `user` has the dialog in its list: an occupant (or anyone, for a public dialog) who did not
+    /// remove it for themselves.
+    func canSee(_ stored: StoredDialog, user: Int) -> Bool {
+        (stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user))
+            && stored.hiddenFor[user] == nil
+    }
+
+    /// Whether `user` did not remove the message for themselves.
+    func isVisible(_ message: Message, to user: Int?) -> Bool {
+        guard let user, let hidden = hiddenMessages[message.id] else { return true }
+        return hidden[user] == nil
+    }
+
+    /// Who can still read a message (`nil`: the dialog is gone): those who see its dialog, less those who
+    /// removed the message for themselves. Public dialogs are seen by every user.
+    func readers(of message: Message) -> [Int]? {
+        guard let stored = dialogs[message.chatDialogID] else { return nil }
+        return readers(of: stored).filter { isVisible(message, to: $0) }
+    }
+
+    /// Who has the dialog in their list.
+    func readers(of stored: StoredDialog) -> [Int] {
+        let candidates = stored.dialog.type == .publicGroup ? sortedUserIDs : stored.dialog.occupantIDs
+        return candidates.filter { stored.hiddenFor[$0] == nil }
+    }
+
+    /// The dialog as `user` sees it, with the last-message fields (of the newest message that user still
+    /// sees) and that user's unread count.
     func presented(_ stored: StoredDialog, for user: Int?) -> Dialog {
         var dialog = stored.dialog
-        let last = messages[dialog.id]?.last
+        let last = messages[dialog.id]?.last { isVisible($0, to: user) }
         dialog.lastMessage = last?.text
         dialog.lastMessageDateSent = last?.dateSent
         dialog.lastMessageID = last?.id

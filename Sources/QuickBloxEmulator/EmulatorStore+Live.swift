@@ -2,10 +2,11 @@ import QuickBlox
 
 extension EmulatorStore {
     /// One change of the kind a crawler meets in production, chosen by the seeded live generator:
-    /// mostly new messages, then edits, deletions, occupant changes and new dialogs.
+    /// mostly new messages, then edits, deletions as QuickBlox makes them (a random occupant removing a
+    /// message or a dialog for themselves, the owner deleting for everyone), occupant changes and new dialogs.
     ///
-    /// - Returns: what was done (`message`, `edit`, `delete`, `join`, `leave`, `dialog`), or `nil`
-    ///   when there was nothing to act on.
+    /// - Returns: what was done (`message`, `edit`, `hide`, `delete`, `join`, `leave`, `hide-dialog`,
+    ///   `delete-dialog`, `dialog`), or `nil` when there was nothing to act on.
     @discardableResult
     func applyLiveChange(now: Int) -> String? {
         var generator = liveGenerator
@@ -40,23 +41,38 @@ extension EmulatorStore {
             edit(&message, text: generator.makeText() + " (edited)", now: now)
             state.messages[dialogID]![index] = message
             return "edit"
+        case ..<0.89:
+            guard !list.isEmpty else { return nil }
+            let index = Int.random(in: 0..<list.count, using: &generator.random)
+            guard let readers = state.readers(of: list[index]), !readers.isEmpty else { return nil }
+            hideMessage(dialogID: dialogID, index: index, for: generator.random.pick(readers), now: now)
+            return "hide"
         case ..<0.93:
             guard !list.isEmpty else { return nil }
             removeMessage(dialogID: dialogID, index: Int.random(in: 0..<list.count, using: &generator.random), now: now)
             return "delete"
-        case ..<0.96:
+        case ..<0.955:
             guard stored.dialog.type == .group, let user = users.isEmpty ? nil : generator.random.pick(users),
                 !stored.dialog.occupantIDs.contains(user)
             else { return nil }
             state.dialogs[dialogID]?.dialog.occupantIDs = (stored.dialog.occupantIDs + [user]).sorted()
             state.dialogs[dialogID]?.dialog.updatedAt = now
             return "join"
-        case ..<0.99:
+        case ..<0.98:
             guard stored.dialog.type == .group, stored.dialog.occupantIDs.count > 2 else { return nil }
             let leaving = generator.random.pick(stored.dialog.occupantIDs.filter { $0 != stored.dialog.userID })
             state.dialogs[dialogID]?.dialog.occupantIDs.removeAll { $0 == leaving }
             state.dialogs[dialogID]?.dialog.updatedAt = now
             return "leave"
+        case ..<0.986:
+            let readers = state.readers(of: stored)
+            guard !readers.isEmpty else { return nil }
+            state.dialogs[dialogID]?.hiddenFor[generator.random.pick(readers)] = now
+            return "hide-dialog"
+        case ..<0.99:
+            // Rare: a whole conversation deleted for everyone by its owner.
+            removeDialog(id: dialogID, now: now)
+            return "delete-dialog"
         default:
             guard users.count >= 2 else { return nil }
             let owner = generator.random.pick(users)

@@ -9,11 +9,10 @@ extension EmulatorStore {
 
     // MARK: Dialogs
 
-    /// Dialogs `user` can see: those it occupies, and every public dialog.
+    /// Dialogs `user` can see: those it occupies, and every public dialog, less those it removed for itself.
     func listDialogs(for user: Int, query: ListQuery) -> ListResult<Dialog> {
         var visible: [Dialog] = []
-        for stored in state.dialogs.values
-        where stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) {
+        for stored in state.dialogs.values where state.canSee(stored, user: user) {
             let dialog = state.presented(stored, for: user)
             if query.filters.matches({ FieldValue.of(dialog, field: $0) }) { visible.append(dialog) }
         }
@@ -32,9 +31,7 @@ extension EmulatorStore {
 
     /// One dialog as `user` sees it; 404 when unknown or not visible to them.
     func dialog(id: String, for user: Int) throws(EmulatorError) -> Dialog {
-        guard let stored = state.dialogs[id],
-            stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user)
-        else { throw EmulatorError.notFound }
+        guard let stored = state.dialogs[id], state.canSee(stored, user: user) else { throw EmulatorError.notFound }
         return state.presented(stored, for: user)
     }
 
@@ -42,16 +39,20 @@ extension EmulatorStore {
 
     /// `GET /chat/Message.json`: 404 for an unknown dialog, 403 for a non-occupant of a private or
     /// group dialog. With `markAsRead` the returned messages become read and delivered for `user`
-    /// and their `updated_at` moves, as on the real server.
+    /// and their `updated_at` moves, as on the real server. A dialog `user` removed for itself is not
+    /// found (404); messages it removed for itself are not listed or counted.
     func listMessages(
         dialogID: String, for user: Int, query: ListQuery, markAsRead: Bool, now: Int
     ) throws(EmulatorError) -> ListResult<Message> {
-        guard let stored = state.dialogs[dialogID] else { throw EmulatorError.notFound }
+        guard let stored = state.dialogs[dialogID], stored.hiddenFor[user] == nil else { throw EmulatorError.notFound }
         guard stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) else {
             throw EmulatorError.forbidden
         }
         let list = state.messages[dialogID] ?? []
-        let matches: (Message) -> Bool = { message in query.filters.matches { FieldValue.of(message, field: $0) } }
+        let hidden = state.hiddenMessages
+        let matches: (Message) -> Bool = { message in
+            hidden[message.id]?[user] == nil && query.filters.matches { FieldValue.of(message, field: $0) }
+        }
         let (low, high) = Self.dateRange(of: query.filters, in: list)
 
         if query.count { return .count(list[low..<high].reduce(0) { $0 + (matches($1) ? 1 : 0) }) }

@@ -62,25 +62,44 @@ extension EmulatorStore {
         return state.presented(stored, for: user)
     }
 
-    /// `DELETE /chat/Dialog/{ids}.json`: leaves the dialogs, or with `force=1` the owner deletes them for all.
-    func deleteDialogs(ids: [String], by user: Int, force: Bool, now: Int) throws(EmulatorError) {
-        for id in ids {
-            guard var stored = state.dialogs[id] else { throw EmulatorError.notFound }
-            if force {
-                guard stored.dialog.userID == user else { throw EmulatorError.forbidden }
+    /// `DELETE /chat/Dialog/{ids}.json` (QuickBlox reference §8, docs/emulator.md).
+    ///
+    /// Without `force` each dialog leaves `user`'s own list only; everyone else keeps it. With `force`
+    /// the dialog's owner (`user_id`) deletes it for everyone; anyone else gets 403 WrongPermissions and
+    /// nothing changes. `user == nil` (an API key without `On-Behalf-Of`) deletes for everyone. Ids that do
+    /// not exist, or that `user` does not see, are answered in `NotFound`.
+    func deleteDialogs(ids: [String], by user: Int?, force: Bool, now: Int) throws(EmulatorError) -> DeleteOutcome {
+        var outcome = DeleteOutcome()
+        for id in Self.distinct(ids) {
+            guard let stored = state.dialogs[id], user.map({ state.canSee(stored, user: $0) }) ?? true else {
+                outcome.notFound.append(id)
+                continue
+            }
+            if force, let user, stored.dialog.userID != user { throw EmulatorError.wrongPermissions }
+            outcome.deleted.append(id)
+        }
+        for id in outcome.deleted {
+            if force || user == nil {
                 removeDialog(id: id, now: now)
-            } else {
-                guard stored.dialog.occupantIDs.contains(user) else { throw EmulatorError.forbidden }
-                stored.dialog.occupantIDs.removeAll { $0 == user }
-                stored.dialog.updatedAt = now
-                state.dialogs[id] = stored
+            } else if let user {
+                state.dialogs[id]?.hiddenFor[user] = now
             }
         }
+        return outcome
+    }
+
+    /// Ids once each, in the order given.
+    static func distinct(_ ids: [String]) -> [String] {
+        var seen: Set<String> = []
+        return ids.filter { seen.insert($0).inserted }
     }
 
     func removeDialog(id: String, now: Int) {
         guard let stored = state.dialogs.removeValue(forKey: id) else { return }
-        for message in state.messages.removeValue(forKey: id) ?? [] { state.messageKeys[message.id] = nil }
+        for message in state.messages.removeValue(forKey: id) ?? [] {
+            state.messageKeys[message.id] = nil
+            state.hiddenMessages[message.id] = nil
+        }
         state.deletions.append(.init(kind: "dialog", id: id, record: stored.dialog.json, deletedAt: now))
     }
 
@@ -151,28 +170,75 @@ extension EmulatorStore {
         message.updatedAt = now
     }
 
-    /// `DELETE /chat/Message/{ids}.json`: the sender (or the dialog owner) deletes for everyone.
-    func deleteMessages(ids: [String], by user: Int, now: Int) throws(EmulatorError) {
-        for id in ids {
-            guard let (dialogID, index) = state.location(ofMessage: id) else { throw EmulatorError.notFound }
-            let message = state.messages[dialogID]![index]
-            guard message.senderID == user || state.dialogs[dialogID]?.dialog.userID == user else {
-                throw EmulatorError.forbidden
+    /// `DELETE /chat/Message/{ids}.json` (QuickBlox reference §8, docs/emulator.md).
+    ///
+    /// Without `force` the messages disappear for `user` only; every other occupant still lists them.
+    /// With `force` they are deleted for everyone, which only their owner may do — the message's sender
+    /// or the dialog's owner (the reference names both); anyone else gets 403 WrongPermissions and nothing
+    /// changes. `user == nil` (an API key without `On-Behalf-Of`) deletes for everyone. Ids that do not
+    /// exist, or that `user` does not see, are answered in `NotFound`.
+    func deleteMessages(ids: [String], by user: Int?, force: Bool, now: Int) throws(EmulatorError) -> DeleteOutcome {
+        var outcome = DeleteOutcome()
+        for id in Self.distinct(ids) {
+            guard let (dialogID, index) = state.location(ofMessage: id), let stored = state.dialogs[dialogID] else {
+                outcome.notFound.append(id)
+                continue
             }
-            removeMessage(dialogID: dialogID, index: index, now: now)
+            let message = state.messages[dialogID]![index]
+            if let user, !state.canSee(stored, user: user) || !state.isVisible(message, to: user) {
+                outcome.notFound.append(id)
+                continue
+            }
+            if force, let user, message.senderID != user, stored.dialog.userID != user {
+                throw EmulatorError.wrongPermissions
+            }
+            outcome.deleted.append(id)
+        }
+        for id in outcome.deleted {
+            guard let (dialogID, index) = state.location(ofMessage: id) else { continue }
+            if force || user == nil {
+                removeMessage(dialogID: dialogID, index: index, now: now)
+            } else if let user {
+                hideMessage(dialogID: dialogID, index: index, for: user, now: now)
+            }
+        }
+        return outcome
+    }
+
+    /// Removes a message from one user's view: it no longer counts as unread for them.
+    func hideMessage(dialogID: String, index: Int, for user: Int, now: Int) {
+        let message = state.messages[dialogID]![index]
+        state.hiddenMessages[message.id, default: [:]][user] = now
+        if message.senderID != user, !message.readIDs.contains(user), var stored = state.dialogs[dialogID] {
+            stored.unread[user] = max(0, (stored.unread[user] ?? 0) - 1)
+            state.dialogs[dialogID] = stored
         }
     }
 
     func removeMessage(dialogID: String, index: Int, now: Int) {
         let message = state.messages[dialogID]!.remove(at: index)
         state.messageKeys[message.id] = nil
+        let hidden = state.hiddenMessages.removeValue(forKey: message.id) ?? [:]
         if var stored = state.dialogs[dialogID] {
             for occupant in stored.dialog.occupantIDs
-            where occupant != message.senderID && !message.readIDs.contains(occupant) {
+            where occupant != message.senderID && !message.readIDs.contains(occupant) && hidden[occupant] == nil {
                 stored.unread[occupant] = max(0, (stored.unread[occupant] ?? 0) - 1)
             }
             state.dialogs[dialogID] = stored
         }
         state.deletions.append(.init(kind: "message", id: message.id, record: message.json, deletedAt: now))
+    }
+}
+
+/// What a `DELETE` of several ids came to: `{"SuccessfullyDeleted":{"ids":[…]},"NotFound":{"ids":[…]}}`.
+struct DeleteOutcome: Sendable, Equatable {
+    var deleted: [String] = []
+    var notFound: [String] = []
+
+    var json: JSONValue {
+        [
+            "SuccessfullyDeleted": ["ids": .array(deleted.map(JSONValue.string))],
+            "NotFound": ["ids": .array(notFound.map(JSONValue.string))],
+        ]
     }
 }

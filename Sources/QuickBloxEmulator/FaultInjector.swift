@@ -21,6 +21,8 @@ actor FaultInjector {
     /// Draws the bad-length fault, apart from `random` so that the older faults keep the sequence
     /// they had before it existed.
     private var lengthRandom: SeededRandom
+    /// Draws page faults, apart for the same reason.
+    private var pageRandom: SeededRandom
     private var tokens: Double
     private var lastRefill: ContinuousClock.Instant
     private(set) var requests: [String: Int] = [:]
@@ -30,6 +32,7 @@ actor FaultInjector {
         self.configuration = configuration
         random = SeededRandom(seed: configuration.seed, stream: 5)
         lengthRandom = SeededRandom(seed: configuration.seed, stream: 7)
+        pageRandom = SeededRandom(seed: configuration.seed, stream: 9)
         tokens = Double(configuration.rateLimit)
         lastRefill = .now
     }
@@ -70,6 +73,16 @@ actor FaultInjector {
             count("bad_length")
         }
         return decision
+    }
+
+    /// The fault for the next page of message items, if any (`--page-fault-rate`).
+    func pageFault() -> PageFault? {
+        let roll = Double.random(in: 0..<1, using: &pageRandom)
+        let kind = Int.random(in: 0..<PageFault.allCases.count, using: &pageRandom)
+        guard roll < configuration.pageFaultRate else { return nil }
+        let fault = PageFault.allCases[kind]
+        count("page_" + fault.rawValue)
+        return fault
     }
 
     private func count(_ fault: String) { faults[fault, default: 0] += 1 }

@@ -30,18 +30,32 @@ struct FilterSet: Sendable {
                     guard let number = Self.number(value, kind: fieldKind) else {
                         throw EmulatorError.badRequest("Invalid value '\(value)' for \(filter.key)")
                     }
-                    condition.ints.append(number)
+                    // Fields are whole numbers: a fraction is compared as given by moving the bound to the
+                    // integer that keeps the same answers (`gt 10.5` ≡ `gt 10`, `gte 10.5` ≡ `gte 11`); in a
+                    // set or an equality it matches nothing and is dropped.
+                    if let integer = Self.integer(number, for: filter.op) { condition.ints.append(integer) }
                 }
             }
             if filter.op == .or { alternatives.append(condition) } else { conditions.append(condition) }
         }
     }
 
-    static func number(_ text: String, kind: FieldKind) -> Int? {
-        if let value = Int(text) { return value }
-        if let value = Double(text), value.isFinite { return Int(value.rounded(.down)) }
-        if kind == .timestamp { return ISO8601.parse(text) }
+    static func number(_ text: String, kind: FieldKind) -> Double? {
+        if let value = Int(text) { return Double(value) }
+        if let value = Double(text), value.isFinite, abs(value) < 9e15 { return value }
+        if kind == .timestamp { return ISO8601.parse(text).map(Double.init) }
         return nil
+    }
+
+    /// The integer bound that selects the same whole numbers as `number` does under `op`; `nil` when
+    /// `number` has a fraction and `op` tests equality or membership (no whole number equals it).
+    static func integer(_ number: Double, for op: FilterOperator) -> Int? {
+        if number == number.rounded() { return Int(number) }
+        switch op {
+        case .greaterThan, .lessThanOrEqual: return Int(number.rounded(.down))
+        case .greaterThanOrEqual, .lessThan: return Int(number.rounded(.up))
+        default: return nil
+        }
     }
 
     var isEmpty: Bool { conditions.isEmpty && alternatives.isEmpty }

@@ -12,6 +12,15 @@ import QuickBlox
 /// {"kind":"message","record":{...message...}}
 /// {"kind":"revision","superseded_at":T,"record":{...the message as it was before an edit...}}
 /// {"kind":"deletion","type":"message"|"dialog","_id":ID,"deleted_at":T,"record":{...last version...}}
+/// ```
+///
+/// A message or dialog that some users removed for themselves (`DELETE` without `force`) carries
+/// `"hidden_for":{"USER":T,...}` (who, since when) and `"visible_to":[USER,...]` (who still lists it: the
+/// dialog's occupants — every user, for a public dialog — less those who removed the dialog or the
+/// message for themselves; `[]` when no one does). Lines without them are visible to every occupant:
+///
+/// ```
+/// {"kind":"message","record":{...},"hidden_for":{"7":1767225600},"visible_to":[3,9]}
 /// {"kind":"blob","sha256":HEX,"record":{...blob as GET /blobs/{id}.json shows it...}}
 /// ```
 ///
@@ -31,12 +40,25 @@ public enum TruthDump {
         }
         let dialogs = state.sortedDialogs
         let dialogLines = dialogs.lazy.map { dialog -> [UInt8] in
-            line(["kind": "dialog", "record": state.presented(state.dialogs[dialog.id]!, for: nil).json])
+            let stored = state.dialogs[dialog.id]!
+            var fields: [String: JSONValue] = ["kind": "dialog", "record": state.presented(stored, for: nil).json]
+            if !stored.hiddenFor.isEmpty {
+                fields["hidden_for"] = hiddenJSON(stored.hiddenFor)
+                fields["visible_to"] = .array(state.readers(of: stored).map(JSONValue.int))
+            }
+            return line(.object(fields))
         }
         let messages = dialogs.lazy.flatMap { state.messages[$0.id] ?? [] }.map { message -> [UInt8] in
             // Same bytes as line(["kind": "message", "record": message.json]), written directly.
             var out = Array(#"{"kind":"message","record":"#.utf8)
             message.writeJSON(into: &out)
+            if let hidden = state.hiddenMessages[message.id], !hidden.isEmpty {
+                out.append(contentsOf: #","hidden_for":"#.utf8)
+                out.append(contentsOf: hiddenJSON(hidden).serialized())
+                out.append(contentsOf: #","visible_to":"#.utf8)
+                out.append(
+                    contentsOf: JSONValue.array((state.readers(of: message) ?? []).map(JSONValue.int)).serialized())
+            }
             out.append(UInt8(ascii: "}"))
             return out
         }
@@ -62,6 +84,20 @@ public enum TruthDump {
     }
 
     private static func line(_ value: JSONValue) -> [UInt8] { value.serialized() }
+
+    /// `{"USER":T,...}`: who removed a message or dialog for themselves, and when.
+    private static func hiddenJSON(_ hidden: [Int: Int]) -> JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: hidden.map { (String($0.key), JSONValue.int($0.value)) }))
+    }
+
+    /// Reads a `hidden_for` object back.
+    private static func hidden(_ value: JSONValue?) -> [Int: Int] {
+        var hidden: [Int: Int] = [:]
+        for (key, time) in value?.objectValue ?? [:] {
+            if let user = Int(key), let time = time.lenientInt { hidden[user] = time }
+        }
+        return hidden
+    }
 
     /// Writes the dump to `path` atomically (a temporary file renamed into place).
     static func write(_ state: EmulatorState, seed: UInt64, digests: Bool = true, to path: String) throws {
@@ -108,9 +144,13 @@ public enum TruthDump {
                     (dialog.lastMessage, dialog.lastMessageDateSent, dialog.lastMessageID, dialog.lastMessageUserID) = (
                         nil, nil, nil, nil
                     )
-                    state.dialogs[dialog.id] = .init(dialog: dialog)
+                    state.dialogs[dialog.id] = .init(dialog: dialog, hiddenFor: hidden(line["hidden_for"]))
                     state.messages[dialog.id] = state.messages[dialog.id] ?? []
-                case "message": messages.append(try Message(json: record))
+                case "message":
+                    let message = try Message(json: record)
+                    let hiddenFor = hidden(line["hidden_for"])
+                    if !hiddenFor.isEmpty { state.hiddenMessages[message.id] = hiddenFor }
+                    messages.append(message)
                 case "revision":
                     state.revisions.append(
                         .init(message: try Message(json: record), supersededAt: line["superseded_at"]?.lenientInt ?? 0))

@@ -52,7 +52,21 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .customLong("dialog"), help: "Only this dialog (repeatable).") var dialogs: [String] = []
     @Option(help: "Dialogs crawled at once.") var concurrency = 4
     @Option(help: "Client-side limit on requests per second (QuickBlox's lowest plan allows 80).") var maxRps = 50.0
-    @Flag(help: "Compare server counts with the archive and record deletions as tombstones.") var reconcile = false
+    @Flag(
+        help: ArgumentHelp(
+            "Compare server counts with the archive, walk dialogs that differ, and record deletions.",
+            discussion: """
+                QuickBlox deletes per user unless the owner forces it. A message the reading view no longer \
+                lists is recorded hidden for that user when another view still shows it, and tombstoned only \
+                when no user who lists the dialog shows it (app scope). In user scope it is recorded hidden \
+                for you: one view cannot prove a deletion. Exit 3 when a dialog's count still differs after \
+                walking it again.
+                """)) var reconcile = false
+    @Option(
+        help: """
+            App scope, --reconcile: other users asked about messages the reading view no longer lists, \
+            before they count as deleted for everyone (0: all).
+            """) var recheckViews = 16
     @Option(
         name: .customLong("where"),
         help: ArgumentHelp(
@@ -80,6 +94,7 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard recheckViews >= 0 else { throw ValidationError("--recheck-views must be 0 (all) or more") }
         guard attachmentConcurrency >= 1 else { throw ValidationError("--attachment-concurrency must be at least 1") }
         guard let bytes = ByteSize.parse(attachmentMaxBytes), bytes >= 1 else {
             throw ValidationError(
@@ -149,6 +164,7 @@ struct CrawlCommand: AsyncParsableCommand {
         options.dialogIDs = dialogs
         options.concurrency = concurrency
         options.reconcile = reconcile
+        options.recheckViews = recheckViews
         options.attachments.mode = attachments
         options.attachments.maxBytes = ByteSize.parse(attachmentMaxBytes) ?? options.attachments.maxBytes
         options.attachments.externalURLs = externalUrls

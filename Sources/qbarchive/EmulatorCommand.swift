@@ -58,6 +58,11 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) of dropping the connection without an answer.") var resetRate = 0.0
     @Option(help: "Probability (0-1) of cutting the body short mid-JSON or mid-file.") var truncateRate = 0.0
     @Option(help: "Probability (0-1) of a Content-Length larger than the whole body sent.") var badLengthRate = 0.0
+    @Option(
+        help: """
+            Probability (0-1) that a page of messages is not what was asked for: reordered, padded with an \
+            older repeat, cut short or one over the limit.
+            """) var pageFaultRate = 0.0
     @Option(help: "Fraction (0-1) of attachments that are 20-50 MB files.") var largeFileRate = 0.005
     @Option(help: "Fraction (0-1) of seeded attachments that download without a token.") var publicBlobRate = 0.1
     @Option(help: "Seconds a download's storage URL stays valid.") var storageUrlTtl: Double = 60
@@ -92,6 +97,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.resetRate = resetRate
         configuration.truncateRate = truncateRate
         configuration.badLengthRate = badLengthRate
+        configuration.pageFaultRate = pageFaultRate
         configuration.largeFileRate = largeFileRate
         configuration.publicBlobRate = publicBlobRate
         configuration.storageURLTTL = storageUrlTtl

@@ -15,7 +15,7 @@ struct LiveAndTruthTests {
             let before = try await harness.truthMessages()
             let applied = try await harness.request(.post, "/_emulator/live?count=300")
             let kinds = try #require(try applied.json["applied"]?.arrayValue).compactMap(\.stringValue)
-            #expect(Set(kinds).isSuperset(of: ["message", "edit", "delete"]))
+            #expect(Set(kinds).isSuperset(of: ["message", "edit", "hide", "delete"]))
             let after = try await harness.truthMessages()
             let truth = try await harness.truth()
             let deleted = Set(
@@ -25,7 +25,16 @@ struct LiveAndTruthTests {
             let added = Set(after.keys).subtracting(before.keys)
             // Some live messages are deleted again within the same batch.
             let createdThenDeleted = deleted.subtracting(before.keys)
-            #expect(added.count + createdThenDeleted.count == kinds.filter { $0 == "message" }.count)
+            // A dialog deleted for everyone takes its messages with it (no message deletion lines).
+            if kinds.contains("delete-dialog") {
+                #expect(added.count + createdThenDeleted.count <= kinds.filter { $0 == "message" }.count)
+            } else {
+                #expect(added.count + createdThenDeleted.count == kinds.filter { $0 == "message" }.count)
+            }
+            // Hides are per user: the message stays, with who removed it and who still sees it.
+            let hidden = truth.filter { $0["kind"] == "message" && $0["hidden_for"] != nil }
+            #expect(hidden.count >= 1)
+            #expect(hidden.count <= kinds.filter { $0 == "hide" }.count)
             #expect(deleted.count == kinds.filter { $0 == "delete" }.count)
             #expect(deleted.isDisjoint(with: after.keys))
             let edits = truth.filter { $0["kind"] == "revision" }.filter {
@@ -37,11 +46,13 @@ struct LiveAndTruthTests {
             var occupants: [String: [Int]] = [:]
             for line in truth where line["kind"] == "dialog" {
                 if let record = line["record"], let id = record["_id"]?.stringValue {
-                    occupants[id] = record["occupants_ids"]?.lenientIntArray ?? []
+                    occupants[id] = (line["visible_to"] ?? record["occupants_ids"])?.lenientIntArray ?? []
                 }
             }
+            let hiddenIDs = Set(hidden.compactMap { $0["record"]?["_id"]?.stringValue })
             let readable = added.sorted().compactMap { after[$0] }.filter { message in
-                message.senderID.map { occupants[message.chatDialogID]?.contains($0) ?? false } ?? false
+                !hiddenIDs.contains(message.id)
+                    && (message.senderID.map { occupants[message.chatDialogID]?.contains($0) ?? false } ?? false)
             }
             let newMessage = try #require(readable.first)
             let visibleTo = try #require(newMessage.senderID)

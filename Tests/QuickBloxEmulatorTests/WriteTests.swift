@@ -81,7 +81,7 @@ struct WriteTests {
         }
     }
 
-    @Test("Deleting messages removes them and records tombstones with their content")
+    @Test("Deleting messages with force=1 removes them for everyone and records tombstones with their content")
     func deleteMessages() async throws {
         try await EmulatorHarness.run { harness in
             let (dialog, messages) = try await harness.busiestDialog()
@@ -89,16 +89,23 @@ struct WriteTests {
             #expect(mine.count == 2)
             let ids = mine.map(\.id).joined(separator: ",")
             let response = try await harness.request(
-                .delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
+                .delete, "/chat/Message/\(ids).json?force=1", headers: EmulatorHarness.asUser(100_001))
             #expect(response.status == .ok)
-            let left = try await harness.messages(dialog.id, "_id[in]=\(ids)")
-            #expect(left.isEmpty)
+            #expect(
+                try response.json
+                    == ["SuccessfullyDeleted": ["ids": .array(mine.map { .string($0.id) })], "NotFound": ["ids": []]])
+            for occupant in dialog.occupantIDs {
+                #expect(try await harness.messages(dialog.id, "_id[in]=\(ids)", as: occupant).isEmpty)
+            }
             let deletions = try await harness.truth().filter { $0["kind"] == "deletion" }
             #expect(Set(deletions.compactMap { $0["_id"]?.stringValue }) == Set(mine.map(\.id)))
             #expect(deletions.allSatisfy { $0["type"] == "message" && $0["deleted_at"]?.lenientInt != nil })
             let again = try await harness.request(
-                .delete, "/chat/Message/\(ids).json", headers: EmulatorHarness.asUser(100_001))
-            #expect(again.status == .notFound)
+                .delete, "/chat/Message/\(ids).json?force=1", headers: EmulatorHarness.asUser(100_001))
+            #expect(again.status == .ok)
+            #expect(
+                try again.json
+                    == ["SuccessfullyDeleted": ["ids": []], "NotFound": ["ids": .array(mine.map { .string($0.id) })]])
         }
     }
 
@@ -126,10 +133,13 @@ struct WriteTests {
             #expect(changed.occupantIDs == [100_001, 100_003, 100_004])
             #expect(changed.name == "Renamed")
 
+            // Without force the dialog leaves 100003's list only; the others keep it, occupants unchanged.
             let leave = try await harness.request(
                 .delete, "/chat/Dialog/\(dialog.id).json", headers: EmulatorHarness.asUser(100_003))
             #expect(leave.status == .ok)
-            #expect(try await harness.json("/chat/Dialog/\(dialog.id).json")["occupants_ids"] == [100_001, 100_004])
+            #expect(
+                try await harness.json("/chat/Dialog/\(dialog.id).json")["occupants_ids"]
+                    == [100_001, 100_003, 100_004])
             _ = try await harness.json("/chat/Dialog/\(dialog.id).json", as: 100_003, expect: .notFound)
 
             let notOwner = try await harness.request(

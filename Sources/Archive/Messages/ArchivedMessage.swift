@@ -26,13 +26,17 @@ public struct ArchivedMessage: Sendable, Hashable, Identifiable {
     public var lastSeenAt: Int
     /// How many times the content changed: the number of rows in `message_revisions`.
     public var edited: Int
-    /// When a reconcile found the message gone from the server; the content is kept.
+    /// When a reconcile found the message deleted for everyone; the content is kept.
     public var deletedAt: Int?
+    /// Users for whom the message disappeared while others still see it ("delete for me").
+    public var hiddenFor: [HiddenFor]
+    /// The views behind ``deletedAt`` (see ``DeletionEvidence``), as stored JSON.
+    public var deletionEvidence: String?
 
     public init(
         id: String, dialogID: String, senderID: Int?, recipientID: Int?, dateSent: Int, createdAt: Int?,
         updatedAt: Int?, text: String?, attachmentsJSON: String, customJSON: String, raw: String, firstSeenAt: Int,
-        lastSeenAt: Int, edited: Int, deletedAt: Int?
+        lastSeenAt: Int, edited: Int, deletedAt: Int?, hiddenFor: [HiddenFor] = [], deletionEvidence: String? = nil
     ) {
         self.id = id
         self.dialogID = dialogID
@@ -49,6 +53,8 @@ public struct ArchivedMessage: Sendable, Hashable, Identifiable {
         self.lastSeenAt = lastSeenAt
         self.edited = edited
         self.deletedAt = deletedAt
+        self.hiddenFor = hiddenFor
+        self.deletionEvidence = deletionEvidence
     }
 
     /// The QuickBlox model of ``raw``.

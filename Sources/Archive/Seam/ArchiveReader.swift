@@ -74,6 +74,8 @@ public protocol ArchiveReader: Sendable {
     func liveMessageIDs(dialogID: String) async throws -> [String]
     /// The ids of the dialogs not tombstoned, ordered.
     func liveDialogIDs() async throws -> [String]
+    /// Ids of a dialog's messages not tombstoned and recorded hidden for `user`.
+    func hiddenMessageIDs(dialogID: String, for user: Int) async throws -> [String]
     /// A dialog's membership history, oldest first.
     func membership(dialogID: String) async throws -> [MembershipPeriod]
 

@@ -28,10 +28,21 @@ public protocol ArchiveWriter: ArchiveReader {
     func recordCrawlOutcome(dialogID: String, error: String?, at time: Int) async throws
     /// Records the message count the server reported for a dialog at a reconcile.
     func recordServerCount(dialogID: String, count: Int, at time: Int) async throws
-    /// Tombstones messages no longer on the server (their content stays); returns how many were newly marked.
-    func tombstoneMessages(ids: [String], at time: Int) async throws -> Int
-    /// Tombstones a dialog no longer on the server (its messages stay); `false` when it already was.
-    func tombstoneDialog(id: String, at time: Int) async throws -> Bool
+    /// Tombstones messages deleted for everyone (their content stays), with the views that saw them gone;
+    /// returns how many were newly marked.
+    func tombstoneMessages(ids: [String], evidence: DeletionEvidence?, at time: Int) async throws -> Int
+    /// Tombstones a dialog deleted for everyone (its messages stay); `false` when it already was.
+    func tombstoneDialog(id: String, evidence: DeletionEvidence?, at time: Int) async throws -> Bool
+    /// Records that messages disappeared from `user`'s view while they are not deleted for everyone
+    /// (kept, searchable with `is:hidden`); returns how many were newly recorded. A tombstoned message is
+    /// not touched.
+    func recordHidden(messageIDs: [String], for user: Int, at time: Int) async throws -> Int
+    /// Removes hide records for messages `user`'s view lists again (a record made from a page that had
+    /// lost them).
+    func forgetHidden(messageIDs: [String], for user: Int) async throws
+    /// Records that a dialog left `user`'s dialog list while it is not deleted for everyone; `false` when
+    /// already recorded.
+    func recordDialogHidden(id: String, for user: Int, at time: Int) async throws -> Bool
 
     /// Records that pages are being stored without their files listed (`--attachments none`).
     func markFilesUnindexed() async throws
@@ -86,16 +97,28 @@ extension ArchiveWriter {
         try await recordServerCount(dialogID: dialogID, count: count, at: ArchiveTime.now())
     }
 
-    /// ``tombstoneMessages(ids:at:)`` now.
+    /// ``tombstoneMessages(ids:evidence:at:)`` now.
     @discardableResult
-    public func tombstoneMessages(ids: [String]) async throws -> Int {
-        try await tombstoneMessages(ids: ids, at: ArchiveTime.now())
+    public func tombstoneMessages(ids: [String], evidence: DeletionEvidence? = nil) async throws -> Int {
+        try await tombstoneMessages(ids: ids, evidence: evidence, at: ArchiveTime.now())
     }
 
-    /// ``tombstoneDialog(id:at:)`` now.
+    /// ``tombstoneMessages(ids:evidence:at:)`` without recorded evidence (tests, tools).
     @discardableResult
-    public func tombstoneDialog(id: String) async throws -> Bool {
-        try await tombstoneDialog(id: id, at: ArchiveTime.now())
+    public func tombstoneMessages(ids: [String], at time: Int) async throws -> Int {
+        try await tombstoneMessages(ids: ids, evidence: nil, at: time)
+    }
+
+    /// ``tombstoneDialog(id:evidence:at:)`` without recorded evidence (tests, tools).
+    @discardableResult
+    public func tombstoneDialog(id: String, at time: Int) async throws -> Bool {
+        try await tombstoneDialog(id: id, evidence: nil, at: time)
+    }
+
+    /// ``tombstoneDialog(id:evidence:at:)`` now.
+    @discardableResult
+    public func tombstoneDialog(id: String, evidence: DeletionEvidence? = nil) async throws -> Bool {
+        try await tombstoneDialog(id: id, evidence: evidence, at: ArchiveTime.now())
     }
 
     /// ``indexFilesIfNeeded(at:)`` now.

@@ -46,6 +46,16 @@ extension SQLArchiveReading {
         }
     }
 
+    public func hiddenMessageIDs(dialogID: String, for user: Int) async throws -> [String] {
+        try await sql.read { connection in
+            try connection.fetchAll(
+                """
+                SELECT m.id FROM message_hides h JOIN messages m ON m.id = h.message_id \
+                WHERE h.user_id = \(user) AND m.dialog_id = \(dialogID) AND m.deleted_at IS NULL ORDER BY m.id
+                """, { $0[0] as String })
+        }
+    }
+
     public func liveDialogIDs() async throws -> [String] {
         try await sql.read { connection in
             try connection.fetchAll("SELECT id FROM dialogs WHERE deleted_at IS NULL ORDER BY id", { $0[0] as String })
