@@ -324,6 +324,11 @@ if [ "${QUICK:-0}" = 1 ]; then export BIG_BYTES=${BIG_BYTES:-500000000} ATTACH_M
 QBARCHIVE="$QBARCHIVE" scripts/bench/attachments.sh "$WORK/attachments.md"
 attachments_section=$(cat "$WORK/attachments.md")
 
+# Per-user deletion: request counts of a reconcile in a 1,000-occupant group (scripts/bench/deletion-scale.sh).
+progress "per-user deletion at scale"
+QBARCHIVE="$QBARCHIVE" scripts/bench/deletion-scale.sh "$WORK/deletion.md"
+deletion_section=$(cat "$WORK/deletion.md")
+
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
 cat >"$OUT" <<MD
 # Performance
@@ -463,6 +468,8 @@ should not grow with the archive; search reads only the hits it prints.
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $scale_rows
 $attachments_section
+
+$deletion_section
 
 Whole run: $(( $(date +%s) - BENCH_START )) s.
 MD

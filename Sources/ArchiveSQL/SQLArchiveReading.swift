@@ -18,7 +18,7 @@ enum Columns {
     /// The columns of ``ArchivedMessage``, in the order ``message(_:)`` reads them.
     static let message = """
         m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.created_at, m.updated_at, m.text,
-        m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at, m.hidden_for,
+        m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at, m.hidden_for, \
         m.deleted_evidence
         """
     /// A message with its dialog's name and type and its sender's and recipient's names.

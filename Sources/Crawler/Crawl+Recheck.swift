@@ -29,7 +29,7 @@ extension Crawl {
             return
         }
         let others = recheckOrder(target, view: view)
-        let limit = options.recheckViews == 0 ? others.count : min(others.count, options.recheckViews)
+        let limit = recheckLimit(target)
         var remaining = candidates
         var absentFrom = [view]
         var notListing: [(user: Int, ids: Set<String>)] = []
@@ -67,6 +67,11 @@ extension Crawl {
                     "views": "\(absentFrom.count) of \(target.listers.count)",
                 ])
         }
+    }
+
+    /// How many other users are asked about a dialog (``CrawlOptions/recheckViews``; 0: all).
+    func recheckLimit(_ target: Target) -> Int {
+        options.recheckViews == 0 ? target.listers.count : options.recheckViews
     }
 
     /// Ids per re-check request.

@@ -29,7 +29,31 @@ extension Crawl {
         let before = summary.messagesDeleted
         for target in targets where summary.failures[target.dialog.id] == nil {
             do {
-                try await reconcile(target, view: target.reader ?? viewer, at: now, into: &summary)
+                if options.scope == .app, let reader = target.reader {
+                    // Each view may lack what its user removed for themselves, before or after a crawl read
+                    // it: the reader and, within the limit, the other users who list the dialog.
+                    var count = try await reconcile(target, view: reader, onBehalfOf: reader, at: now, into: &summary)
+                    let found = summary.messagesNew
+                    for view in recheckOrder(target, view: reader).prefix(recheckLimit(target)) {
+                        do {
+                            _ = try await reconcile(target, view: view, onBehalfOf: view, at: now, into: &summary)
+                        } catch let error as QuickBloxClientError
+                            where view != reader && (error.status == 403 || error.status == 404)
+                        {
+                            continue  // this user no longer reads the dialog (left it, or removed it for themselves)
+                        }
+                    }
+                    if summary.messagesNew > found {
+                        // Other views held messages the reader does not list: the reader's walk now sorts them
+                        // (hidden for the reader, as another view shows them).
+                        count = try await reconcile(target, view: reader, onBehalfOf: reader, at: now, into: &summary)
+                    }
+                    try await recordServerCount(target, view: reader, count: count, at: now)
+                } else {
+                    let count = try await reconcile(
+                        target, view: viewer, onBehalfOf: target.reader, at: now, into: &summary)
+                    try await recordServerCount(target, view: viewer, count: count, at: now)
+                }
             } catch let error as QuickBloxClientError where !Self.endsRun(error) {
                 // Like a dialog failing while paging: recorded, the run ends partial, the others go on.
                 fail(target, "reconcile: \(error.localizedDescription)", into: &summary)
@@ -58,24 +82,22 @@ extension Crawl {
         }
     }
 
-    /// Reconciles one dialog: up to ``maxReconcileWalks`` walks until the view's count and the archive agree.
-    private func reconcile(_ target: Target, view: Int?, at now: Int, into summary: inout CrawlSummary) async throws {
+    /// Reconciles one dialog in one view: walks it (a count alone cannot tell a message this view lacks
+    /// from one it hid that the archive still counts for it), stores what the archive lacks, sorts what the
+    /// view no longer lists (``resolve(_:in:view:at:into:)``), then checks the view's count; up to
+    /// ``maxReconcileWalks`` walks until they agree, else the gap is reported (exit 3).
+    ///
+    /// - Returns: the view's message count, as the server last reported it.
+    private func reconcile(
+        _ target: Target, view: Int?, onBehalfOf requester: Int?, at now: Int, into summary: inout CrawlSummary
+    ) async throws -> Int {
         let dialogID = target.dialog.id
-        var walks = 0
-        while true {
-            let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: target.reader)
+        for _ in 0..<Self.maxReconcileWalks {
             let archived = try await viewable(dialogID: dialogID, view: view)
-            // Dated `now`, like what this reconcile stores and tombstones (coverage in `qbarchive stats`).
-            try await archive.recordServerCount(dialogID: dialogID, count: serverCount, at: now)
-            if serverCount == archived.count { return }
-            guard walks < Self.maxReconcileWalks else {
-                throw ReconcileGap(server: serverCount, archived: archived.count)
-            }
-            walks += 1
             var onServer: Set<String> = []
-            var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: target.reader)
+            var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: requester)
             pager.pageSize = options.pageSize
-            pager.newest = target.newest
+            pager.newest = requester == target.reader ? target.newest : nil
             try await pager.walk(from: CrawlCursor()) { batch in
                 onServer.formUnion(batch.messages.map(\.id))
                 // Everything the view lists that the archive does not hold as viewable: new, or back.
@@ -95,7 +117,22 @@ extension Crawl {
             if !candidates.isEmpty {
                 try await resolve(candidates, in: target, view: view, at: now, into: &summary)
             }
+            let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: requester)
+            let after = try await viewable(dialogID: dialogID, view: view)
+            if serverCount == after.count { return serverCount }
         }
+        let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: requester)
+        throw ReconcileGap(server: serverCount, archived: try await viewable(dialogID: dialogID, view: view).count)
+    }
+
+    /// Records the reading view's count plus what the archive holds as hidden for that view (still on the
+    /// server for others), once every view of the dialog was reconciled, dated `now` like what the reconcile
+    /// stored and tombstoned: when they agree it equals the archive's live messages (coverage in
+    /// `qbarchive stats`).
+    private func recordServerCount(_ target: Target, view: Int?, count: Int, at now: Int) async throws {
+        let live = try await archive.liveMessageIDs(dialogID: target.dialog.id).count
+        let viewable = try await viewable(dialogID: target.dialog.id, view: view).count
+        try await archive.recordServerCount(dialogID: target.dialog.id, count: count + live - viewable, at: now)
     }
 
     /// Walks a reconcile makes of one dialog before it reports the gap (exit 3).

@@ -4,8 +4,9 @@ import Search
 /// A message as exports write it: the fields of ``Search/MessageRecord`` (shared with search output), and
 /// the files its attachments name.
 public enum ExportRecord {
-    /// The export CSV's columns, in order: search's, then `attachment_files` (new columns are only appended).
-    public static let csvColumns = MessageRecord.csvColumns + ["attachment_files"]
+    /// The export CSV's columns, in order: search's first ones, `attachment_files`, then the per-user
+    /// deletion columns (new columns are only ever appended).
+    public static let csvColumns = MessageRecord.baseColumns + ["attachment_files"] + MessageRecord.deletionColumns
 
     /// The CSV header line (no line ending).
     public static var csvHeader: String { csvColumns.joined(separator: ",") }
@@ -21,10 +22,11 @@ public enum ExportRecord {
     /// The message as one CSV record of ``csvColumns`` (no line ending): `attachment_files` holds one word
     /// per file, separated by spaces (see ``FileReference/csvToken``), and is empty without files.
     static func writeCSV(_ hit: SearchHit, files: [FileReference], into out: inout [UInt8]) {
-        MessageRecord.writeCSV(hit, into: &out)
+        MessageRecord.writeBaseCSV(hit, into: &out)
         out.append(UInt8(ascii: ","))
         if !files.isEmpty {
             MessageRecord.appendCSVField(files.map(\.csvToken).joined(separator: " "), into: &out)
         }
+        MessageRecord.writeDeletionCSV(hit, into: &out)
     }
 }

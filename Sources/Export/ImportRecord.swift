@@ -49,7 +49,22 @@ struct ImportRecord {
             createdAt: try optionalTime("created_at"), updatedAt: try optionalTime("updated_at"),
             text: optionalString("text"), attachmentsJSON: try json("attachments"), customJSON: try json("custom"),
             raw: try json("raw"), firstSeenAt: try time("first_seen_at"), lastSeenAt: try time("last_seen_at"),
-            edited: try int("edited"), deletedAt: try optionalTime("deleted_at"))
+            edited: try int("edited"), deletedAt: try optionalTime("deleted_at"), hiddenFor: try hiddenFor(),
+            deletionEvidence: optionalJSON("deletion_evidence"))
+    }
+
+    /// `hidden_for`: `[{"user":7,"since":"…"},…]`, absent when no one hid the message.
+    private func hiddenFor() throws(Missing) -> [HiddenFor] {
+        guard let value = fields["hidden_for"], value != .null else { return [] }
+        guard let elements = value.arrayValue else { throw Missing(reason: "`hidden_for` is not a list") }
+        var hidden: [HiddenFor] = []
+        for element in elements {
+            guard let user = element["user"]?.lenientInt, let text = element["since"]?.stringValue,
+                let since = ISO8601.parse(text)
+            else { throw Missing(reason: "`hidden_for` holds an entry without a user and an ISO 8601 `since`") }
+            hidden.append(HiddenFor(user: user, since: since))
+        }
+        return hidden
     }
 
     func revision() throws(Missing) -> MessageRevision {

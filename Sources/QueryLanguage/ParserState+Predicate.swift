@@ -11,6 +11,7 @@ extension ParserState {
 
     /// `field op value`, `field op (values)` or `field:value`; `token` is the field name.
     mutating func predicate(field token: QueryToken, name: String) throws(QueryError) -> QueryPredicate {
+        if name.lowercased() == "is" { return try state(token) }
         let field = try field(named: name, at: token.range)
         guard let opToken = advance() else { throw error(at: nil, "expected an operator after the field") }
         let op: FilterOperator
@@ -37,6 +38,20 @@ extension ParserState {
         }
         let end = tokens[index - 1].range.upperBound  // the last value, or the list's `)`
         return QueryPredicate(field: field, op: op, values: values, range: token.range.lowerBound..<end)
+    }
+
+    /// `is:hidden`, `is:deleted`, `is:edited`: the flag field set to true.
+    private mutating func state(_ token: QueryToken) throws(QueryError) -> QueryPredicate {
+        let names = QueryField.states.keys.sorted().map { "is:" + $0 }.joined(separator: ", ")
+        guard let opToken = advance(), case .comparison(.equal) = opToken.kind, let value = valueToken() else {
+            throw error(at: token.range, "`is` takes a state after a colon", hint: "use " + names)
+        }
+        guard let field = QueryField.states[value.text.lowercased()] else {
+            throw error(
+                at: value.range, "`\(QueryError.excerpt(value.text))` is not a state `is:` knows", hint: "use " + names)
+        }
+        return QueryPredicate(
+            field: field, op: .equal, values: [.bool(true)], range: token.range.lowerBound..<value.range.upperBound)
     }
 
     /// The values after `in`, `nin` or `all`: `(a, b)`, or without parentheses `a` or `a, b`.

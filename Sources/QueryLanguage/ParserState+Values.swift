@@ -8,7 +8,7 @@ extension ParserState {
         switch field {
         case .message, .dialog, .dialogName, .attachmentType:
             return .string(text)
-        case .senderID, .recipientID:
+        case .senderID, .recipientID, .hiddenFor:
             if let id = Int(text) { return .int(id) }
             guard !text.isEmpty else { throw error(at: range, "an empty login", hint: "give a user id or a login") }
             return .login(text)
@@ -38,7 +38,7 @@ extension ParserState {
                     at: range, "`has` takes only `attachment`", hint: "use has:attachment, or -has:attachment for none")
             }
             return .bool(true)
-        case .edited, .deleted:
+        case .edited, .deleted, .hidden:
             switch text.lowercased() {
             case "true", "yes", "1": return .bool(true)
             case "false", "no", "0": return .bool(false)

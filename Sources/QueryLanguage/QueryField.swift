@@ -7,6 +7,8 @@ import QuickBlox
 public enum QueryField: Sendable, Hashable {
     case message, senderID, recipientID, dialog, dialogType, dialogName, dateSent, updatedAt
     case attachmentType, hasAttachment, readIDs, occupantsIDs, edited, deleted
+    /// Hidden for some user (QuickBlox's "delete for me"), and for which users.
+    case hidden, hiddenFor
     /// A custom message parameter (`custom.KEY`, KEY as typed).
     case custom(String)
 
@@ -27,6 +29,8 @@ public enum QueryField: Sendable, Hashable {
         case .occupantsIDs: "occupants_ids"
         case .edited: "edited"
         case .deleted: "deleted"
+        case .hidden: "hidden"
+        case .hiddenFor: "hidden_for"
         case .custom(let key): "custom." + key
         }
     }
@@ -41,8 +45,11 @@ public enum QueryField: Sendable, Hashable {
         "date_sent": .dateSent, "date": .dateSent, "updated_at": .updatedAt,
         "attachments.type": .attachmentType, "attachment_type": .attachmentType,
         "has": .hasAttachment, "read_ids": .readIDs, "occupants_ids": .occupantsIDs,
-        "edited": .edited, "deleted": .deleted,
+        "edited": .edited, "deleted": .deleted, "hidden": .hidden, "hidden_for": .hiddenFor,
     ]
+
+    /// `is:VALUE`, Slack's and Gmail's way to test a state: the flag fields it may name.
+    static let states: [String: QueryField] = ["hidden": .hidden, "deleted": .deleted, "edited": .edited]
 
     /// Every name and alias in a fixed order, so suggestions do not depend on hashing.
     private static let sortedNames = names.keys.sorted()
@@ -70,12 +77,13 @@ public enum QueryField: Sendable, Hashable {
         switch self {
         case .message: return [.equal, .notEqual, .contains]
         case .senderID, .recipientID: return ordered + [.in, .notIn]
+        case .hiddenFor: return [.equal, .notEqual, .in, .notIn]
         case .readIDs, .occupantsIDs: return ordered + [.in, .notIn, .all]
         case .dialog, .dialogType, .attachmentType: return [.equal, .notEqual, .in, .notIn]
         case .dialogName: return [.equal, .notEqual, .contains, .in, .notIn]
         case .dateSent, .updatedAt: return ordered + [.in]
         case .hasAttachment: return [.equal]
-        case .edited, .deleted: return [.equal, .notEqual]
+        case .edited, .deleted, .hidden: return [.equal, .notEqual]
         case .custom: return ordered + [.contains, .in, .notIn]
         }
     }

@@ -109,7 +109,7 @@ struct QueryLexer {
                     tokens.append(rest)
                     return
                 }
-                if character == ":", QueryField.named(text) != nil || nearlyField(text) {
+                if character == ":", QueryField.named(text) != nil || text.lowercased() == "is" || nearlyField(text) {
                     tokens.append(QueryToken(kind: .word(text), range: start..<index))
                     emit(.comparison(.equal), from: index, length: 1)
                     return

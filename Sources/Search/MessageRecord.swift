@@ -9,12 +9,23 @@ import QuickBlox
 /// JSON columns of the archive (attachments, custom parameters, the raw record) are already compact,
 /// key-sorted JSON and are copied as they are.
 public enum MessageRecord {
-    /// The stable CSV columns, in order (documented in docs/exports.md).
-    public static let csvColumns = [
+    /// The stable CSV columns, in order (documented in docs/exports.md): ``baseColumns``, then
+    /// ``deletionColumns`` (new columns are only ever appended).
+    public static let csvColumns = baseColumns + deletionColumns
+    /// The columns every version wrote.
+    public static let baseColumns = [
         "id", "date_sent", "date", "dialog_id", "dialog_name", "dialog_type", "sender_id", "sender_login",
         "sender_name", "recipient_id", "recipient_login", "recipient_name", "text", "attachments", "custom",
         "edited", "deleted_at", "updated_at", "first_seen_at", "last_seen_at",
     ]
+    /// Per-user deletion (appended in issue 19): `hidden_for` and `deletion_evidence` as JSON text.
+    public static let deletionColumns = ["hidden_for", "deletion_evidence"]
+
+    /// `hidden_for` as JSON: `[{"since":"…","user":7},…]`, ascending by user.
+    public static func hiddenForJSON(_ hidden: [HiddenFor]) -> JSONValue {
+        .array(
+            hidden.map { .object(["user": .int($0.user), "since": .string(ISO8601.format($0.since))]) })
+    }
 
     /// Appends the message as a JSON object with sorted keys (no newline); `raw` adds the server's record.
     ///
@@ -29,11 +40,15 @@ public enum MessageRecord {
         object.timestamp("date", message.dateSent, into: &out)
         object.int("date_sent", message.dateSent, into: &out)
         object.timestamp("deleted_at", message.deletedAt, into: &out)
+        // Per-user deletion (docs/archive-schema.md): written only when there is something to say, so
+        // records of messages nobody hid keep their shape.
+        if let evidence = message.deletionEvidence { object.json("deletion_evidence", evidence, into: &out) }
         object.string("dialog_id", message.dialogID, into: &out)
         object.string("dialog_name", hit.dialogName, into: &out)
         object.int("dialog_type", hit.dialogType, into: &out)
         object.int("edited", message.edited, into: &out)
         object.timestamp("first_seen_at", message.firstSeenAt, into: &out)
+        if !message.hiddenFor.isEmpty { object.value("hidden_for", hiddenForJSON(message.hiddenFor), into: &out) }
         object.string("id", message.id, into: &out)
         object.timestamp("last_seen_at", message.lastSeenAt, into: &out)
         if raw { object.json("raw", message.raw, into: &out) }
@@ -50,6 +65,23 @@ public enum MessageRecord {
 
     /// Appends the message as one CSV record of ``csvColumns`` (no line ending).
     public static func writeCSV(_ hit: SearchHit, into out: inout [UInt8]) {
+        writeBaseCSV(hit, into: &out)
+        writeDeletionCSV(hit, into: &out)
+    }
+
+    /// Appends `,hidden_for,deletion_evidence` (the ``deletionColumns``, each empty when there is none).
+    public static func writeDeletionCSV(_ hit: SearchHit, into out: inout [UInt8]) {
+        let message = hit.message
+        out.append(UInt8(ascii: ","))
+        if !message.hiddenFor.isEmpty {
+            appendCSVField(String(decoding: hiddenForJSON(message.hiddenFor).serialized(), as: UTF8.self), into: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        if let evidence = message.deletionEvidence { appendCSVField(evidence, into: &out) }
+    }
+
+    /// Appends the ``baseColumns`` of the message (no line ending).
+    public static func writeBaseCSV(_ hit: SearchHit, into out: inout [UInt8]) {
         let message = hit.message
         var first = true
         func field(_ text: String?) {

@@ -49,6 +49,9 @@ public struct SearchOutput: Sendable {
             close: color ? "\u{1B}[0m" : "")
         if message.edited > 0 { text += " (edited)" }
         if message.deletedAt != nil { text += " (deleted)" }
+        if !message.hiddenFor.isEmpty {
+            text += " (hidden for " + message.hiddenFor.map { "user \($0.user)" }.joined(separator: ", ") + ")"
+        }
         if message.attachmentsJSON != "[]" { text += " [attachment]" }
         return (marker ?? "") + "\(time)  \(dialog)  \(sender)  \(text)"
     }

@@ -162,11 +162,13 @@ struct QueryGenerator {
             ]
             if op == .equal || op == .notEqual { values = [values[0]] }
         case 9, 10:
-            field = pick([.readIDs, .occupantsIDs], &random)
-            op = pick(comparisons + [.in, .notIn, .all], &random)
+            field = pick([.readIDs, .occupantsIDs, .hiddenFor], &random)
+            op =
+                field == .hiddenFor
+                ? pick([.equal, .notEqual, .in, .notIn], &random) : pick(comparisons + [.in, .notIn, .all], &random)
             values = [.in, .notIn, .all].contains(op) ? ids(&random) : [.int(1 + Int(random.next() % 7))]
         case 11:
-            field = pick([.hasAttachment, .edited, .deleted], &random)
+            field = pick([.hasAttachment, .edited, .deleted, .hidden], &random)
             op = pick([.equal, .notEqual], &random)
             values = [.bool(random.next() % 2 == 0)]
         case 12, 13:

@@ -31,7 +31,10 @@ struct ArchiveOpeningTests {
         #expect(trigrams.contains("tokenize='trigram'"))
         #expect(trigrams.contains("content='messages'"))
         #expect(
-            Set(migrations) == ["v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files"])
+            Set(migrations) == [
+                "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
+                "v6-per-user-deletion",
+            ])
     }
 
     @Test func indexesAndOnlyTheAuditTriggers() async throws {
@@ -80,6 +83,7 @@ struct ArchiveOpeningTests {
             #expect(
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
+                    "v6-per-user-deletion",
                 ])
         }
     }

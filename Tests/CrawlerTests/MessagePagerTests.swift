@@ -172,16 +172,36 @@ struct MessagePagerTests {
             for dialog in before.dialogs {
                 var pager = MessagePager(client: client, dialogID: dialog.id, onBehalfOf: Self.reader(of: dialog))
                 pager.pageSize = 50
-                try await pager.walk(from: CrawlCursor()) { batch in
-                    walkedIDs += batch.messages.map(\.id)
-                    // The world moves on between pages.
-                    _ = try await hooks.execute(uri: "/_emulator/live?count=3", method: .post)
+                do {
+                    try await pager.walk(from: CrawlCursor()) { batch in
+                        walkedIDs += batch.messages.map(\.id)
+                        // The world moves on between pages.
+                        _ = try await hooks.execute(uri: "/_emulator/live?count=3", method: .post)
+                    }
+                } catch QuickBloxClientError.http(_, let status, _) where status == 404 {
+                    continue  // deleted for everyone, or removed from the reader's list, while walking
                 }
             }
             #expect(Set(walkedIDs).count == walkedIDs.count, "no message twice")
             let after = try await Self.truth(emulator)
+            // Live changes also remove messages and dialogs for one user (QuickBlox's "delete for me"): what
+            // the reader no longer sees at the end may rightly be missing from its walk.
+            var hiddenForReader: Set<String> = []
+            let readers = Dictionary(uniqueKeysWithValues: before.dialogs.map { ($0.id, Self.reader(of: $0)) })
+            for line in await emulator.truthLines() {
+                let json = try JSONValue(parsing: line)
+                guard let hidden = json["hidden_for"]?.objectValue, let record = json["record"] else { continue }
+                let dialogID = (json["kind"] == "dialog" ? record["_id"] : record["chat_dialog_id"])?.stringValue ?? ""
+                guard let reader = readers[dialogID], hidden[String(reader)] != nil else { continue }
+                if json["kind"] == "dialog" {
+                    hiddenForReader.formUnion((after.messages[dialogID] ?? []).compactMap { $0["_id"]?.stringValue })
+                } else if let id = record["_id"]?.stringValue {
+                    hiddenForReader.insert(id)
+                }
+            }
             let survivors = Set(before.messages.values.joined().compactMap { $0["_id"]?.stringValue })
                 .intersection(after.messages.values.joined().compactMap { $0["_id"]?.stringValue })
+                .subtracting(hiddenForReader)
             #expect(survivors.isSubset(of: Set(walkedIDs)), "every message present before and after was walked")
             #expect(await client.currentStatistics().retries > 0)
         }

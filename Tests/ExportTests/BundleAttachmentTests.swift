@@ -89,7 +89,7 @@ struct BundleAttachmentTests {
         // The CSV column: paths of held files, else the status.
         let csv = try StrictCSV.parse(String(decoding: try #require(entries["messages.csv"]), as: UTF8.self))
         #expect(csv.first == ExportRecord.csvColumns)
-        let column = ExportRecord.csvColumns.count - 1
+        let column = try #require(ExportRecord.csvColumns.firstIndex(of: "attachment_files"))
         #expect(csv[1][column] == "attachments/\(photo)")
         #expect(csv[5][column] == "gone external")
     }

@@ -58,6 +58,9 @@ struct QueryErrorTests {
         ("dialog_type = room", 14, 4, "`room` is not a dialog type"),
         ("read_ids = bob", 11, 3, "`bob` is not a user id"),
         ("edited = maybe", 9, 5, "`maybe` is not true or false"),
+        ("is:gone", 3, 4, "`gone` is not a state `is:` knows"),
+        ("refund is:", 7, 2, "`is` takes a state after a colon"),
+        ("hidden_for > 3", 11, 1, "`>` is not allowed on `hidden_for`"),
         ("has:photo", 4, 5, "`has` takes only `attachment`"),
         (#"from:"""#, 5, 2, "an empty login"),
     ])

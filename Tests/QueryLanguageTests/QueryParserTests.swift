@@ -66,6 +66,13 @@ struct QueryParserTests {
         ("edited:no", predicate(.edited, .equal, [.bool(false)])),
         ("deleted:yes", predicate(.deleted, .equal, [.bool(true)])),
         ("deleted:0", predicate(.deleted, .equal, [.bool(false)])),
+        ("is:hidden", predicate(.hidden, .equal, [.bool(true)])),
+        ("IS:Deleted", predicate(.deleted, .equal, [.bool(true)])),
+        ("is:edited", predicate(.edited, .equal, [.bool(true)])),
+        ("hidden:no", predicate(.hidden, .equal, [.bool(false)])),
+        ("hidden_for:7", predicate(.hiddenFor, .equal, [.int(7)])),
+        ("hidden_for:alice", predicate(.hiddenFor, .equal, [.login("alice")])),
+        ("hidden_for in (3, 4)", predicate(.hiddenFor, .in, [.int(3), .int(4)])),
         ("custom.priority:2", predicate(.custom("priority"), .equal, [.int(2)])),
         ("Custom.Order-ID.v2:x", predicate(.custom("Order-ID.v2"), .equal, [.string("x")])),
     ])

@@ -34,7 +34,8 @@ struct SearchTests {
         #expect(
             plan.sql == """
                 SELECT m.id, m.dialog_id, m.sender_id, m.recipient_id, m.date_sent, m.created_at, m.updated_at, m.text,
-                m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at, d.name, d.type, \
+                m.attachments, m.custom, m.raw, m.first_seen_at, m.last_seen_at, m.edited, m.deleted_at, m.hidden_for, \
+                m.deleted_evidence, d.name, d.type, \
                 u.login, u.full_name, r.login, r.full_name FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id \
                 LEFT JOIN users u ON u.id = m.sender_id LEFT JOIN users r ON r.id = m.recipient_id WHERE (m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH ?)) AND \
                 (m.sender_id = ?) AND (m.date_sent >= ? AND m.date_sent < ?) AND (NOT COALESCE((json_array_length(\

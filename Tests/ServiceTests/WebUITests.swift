@@ -86,7 +86,7 @@ struct WebUITests {
         try await fixture.serve { client in
             let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text
             #expect(html.contains("edited 1×"))
-            #expect(html.contains("deleted on the server"))
+            #expect(html.contains("deleted for everyone"))
             #expect(html.contains("📎 image"))
             #expect(
                 html.contains(

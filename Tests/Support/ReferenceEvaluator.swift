@@ -146,6 +146,14 @@ package struct ReferenceEvaluator {
         case .occupantsIDs: return elements(entry.dialog.occupantIDs.map(JSONValue.int), predicate)
         case .edited: return flag(entry.edited, predicate)
         case .deleted: return flag(entry.deleted, predicate)
+        case .hidden: return flag(!entry.hiddenFor.isEmpty, predicate)
+        case .hiddenFor:
+            let ids = predicate.values.compactMap { value -> Int? in
+                if case .int(let id) = value { return id }
+                return nil
+            }
+            let any = !Set(ids).isDisjoint(with: entry.hiddenFor)
+            return [.notEqual, .notIn].contains(predicate.op) ? !any : any
         case .custom(let key):
             // Custom values compare by their text form, so 3 and "3" are the same value.
             let stored = message.extra[key].flatMap(\.lenientString).map(JSONValue.string)

@@ -12,6 +12,8 @@ package struct SearchCorpus {
         package var dialog: Dialog
         package var edited: Bool
         package var deleted: Bool
+        /// Users the message is recorded hidden for ("delete for me").
+        package var hiddenFor: Set<Int> = []
     }
 
     package static let vocabulary = [
@@ -86,6 +88,16 @@ package struct SearchCorpus {
         let deleted = entries.indices.filter { _ in random.next() % 12 == 0 }
         for index in deleted { entries[index].deleted = true }
         _ = try await archive.tombstoneMessages(ids: deleted.map { entries[$0].message.id }, at: baseTime + 20)
+        // Hide some live messages for one or two users (drawn after everything above, so the rest of the
+        // corpus is what it was before hides existed).
+        for index in entries.indices where !entries[index].deleted && random.next() % 9 == 0 {
+            for _ in 0..<(1 + Int(random.next() % 2)) {
+                let user = 1 + Int(random.next() % 6)
+                entries[index].hiddenFor.insert(user)
+                _ = try await archive.recordHidden(
+                    messageIDs: [entries[index].message.id], for: user, at: baseTime + 30)
+            }
+        }
         return SearchCorpus(directory: directory, archive: archive, users: users, entries: entries)
     }
 

@@ -23,12 +23,14 @@ public struct DialogSummary: Sendable, Hashable, Identifiable {
     public var messages: Int
     /// `date_sent` of the newest archived message.
     public var lastMessageAt: Int?
-    /// When a reconcile found the dialog gone from the server.
+    /// When a reconcile found the dialog deleted for everyone (no user's list shows it).
     public var deletedAt: Int?
+    /// Users whose own list no longer shows the dialog while others still have it.
+    public var hiddenFor: [HiddenFor]
 
     public init(
         id: String, type: Int, name: String?, occupants: [Occupant], messages: Int,
-        lastMessageAt: Int?, deletedAt: Int?
+        lastMessageAt: Int?, deletedAt: Int?, hiddenFor: [HiddenFor] = []
     ) {
         self.id = id
         self.type = type
@@ -37,6 +39,7 @@ public struct DialogSummary: Sendable, Hashable, Identifiable {
         self.messages = messages
         self.lastMessageAt = lastMessageAt
         self.deletedAt = deletedAt
+        self.hiddenFor = hiddenFor
     }
 
     /// A readable title: the name, or for an unnamed dialog its occupants (`alice ↔ bob`).

@@ -9,7 +9,7 @@ extension SQLArchiveReading {
         try await sql.read { connection in
             let rows = try connection.fetchAll(
                 """
-                SELECT d.id, d.type, d.name, d.occupant_ids, d.deleted_at, c.n, c.last
+                SELECT d.id, d.type, d.name, d.occupant_ids, d.deleted_at, c.n, c.last, d.hidden_for
                 FROM dialogs d
                 LEFT JOIN (SELECT dialog_id, COUNT(*) AS n, MAX(date_sent) AS last
                            FROM messages GROUP BY dialog_id) c ON c.dialog_id = d.id
@@ -30,7 +30,7 @@ extension SQLArchiveReading {
                 """
                 SELECT d.id, d.type, d.name, d.occupant_ids, d.deleted_at,
                        (SELECT COUNT(*) FROM messages WHERE dialog_id = d.id),
-                       (SELECT MAX(date_sent) FROM messages WHERE dialog_id = d.id)
+                       (SELECT MAX(date_sent) FROM messages WHERE dialog_id = d.id), d.hidden_for
                 FROM dialogs d WHERE d.id = \(id)
                 """, SummaryRow.init)
             return try Self.summaries(rows, on: connection).first
@@ -81,6 +81,7 @@ struct SummaryRow: Sendable {
     var deletedAt: Int?
     var messages: Int?
     var last: Int?
+    var hiddenFor: [HiddenFor]
 
     init(_ row: any SQLRow) {
         id = row[0]
@@ -91,6 +92,7 @@ struct SummaryRow: Sendable {
         deletedAt = row[4]
         messages = row[5]
         last = row[6]
+        hiddenFor = HiddenFor.decode(row[7])
     }
 }
 
@@ -111,7 +113,8 @@ extension SQLArchiveReading {
             DialogSummary(
                 id: row.id, type: row.type, name: row.name,
                 occupants: row.occupantIDs.map { DialogSummary.Occupant(id: $0, label: labels[$0] ?? "#\($0)") },
-                messages: row.messages ?? 0, lastMessageAt: row.last, deletedAt: row.deletedAt)
+                messages: row.messages ?? 0, lastMessageAt: row.last, deletedAt: row.deletedAt,
+                hiddenFor: row.hiddenFor)
         }
     }
 }

@@ -94,6 +94,13 @@ struct SearchCompiler {
         case .occupantsIDs: return element("d.occupant_ids", dialect.jsonElement("e"), predicate.op, values)
         case .edited: return flag("m.edited > 0", predicate)
         case .deleted: return flag("m.deleted_at IS NOT NULL", predicate)
+        case .hidden: return flag("m.hidden_for IS NOT NULL", predicate)
+        case .hiddenFor:
+            // Who the message is hidden for lives in `message_hides`, one row per user.
+            let list = SQLFragment.list(values)
+            let exists: SQLFragment =
+                "EXISTS (SELECT 1 FROM message_hides h WHERE h.message_id = m.id AND h.user_id IN (\(list)))"
+            return [.notEqual, .notIn].contains(predicate.op) ? "NOT \(exists)" : exists
         case .custom(let key):
             let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
             let column = dialect.jsonMember("m.custom", boundPath: path)

@@ -107,11 +107,13 @@ extension SQLiteArchive {
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
                     attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited,
-                    deleted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    deleted_at, hidden_for, deleted_evidence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """)
         let words = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
         let trigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
+        let hides = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0
         for archived in messages {
             let raw: JSONValue
@@ -131,7 +133,8 @@ extension SQLiteArchive {
                 archived.id, archived.dialogID, message.senderID, message.recipientID, message.dateSent,
                 message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
                 content.readIDs, content.deliveredIDs, content.raw, content.contentHash, archived.firstSeenAt,
-                archived.lastSeenAt, archived.edited, archived.deletedAt,
+                archived.lastSeenAt, archived.edited, archived.deletedAt, HiddenFor.encode(archived.hiddenFor),
+                archived.deletionEvidence,
             ])
             try insert.execute()
             let isNew = db.changesCount > 0
@@ -140,6 +143,10 @@ extension SQLiteArchive {
             try indexer.index(message.attachments)
             guard isNew else { continue }
             inserted += 1
+            for hidden in archived.hiddenFor {
+                hides.setUncheckedArguments([archived.id, hidden.user, hidden.since])
+                try hides.execute()
+            }
             if let text = message.text {
                 words.setUncheckedArguments([rowID, text])
                 try words.execute()

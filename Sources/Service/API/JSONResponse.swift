@@ -72,6 +72,7 @@ extension DialogSummary {
             "occupants": .array(occupants.map { ["id": .int($0.id), "label": .string($0.label)] }),
             "messages": .int(messages), "last_message_at": lastMessageAt.map { .string(ISO8601.format($0)) } ?? .null,
             "deleted_at": deletedAt.map { .string(ISO8601.format($0)) } ?? .null,
+            "hidden_for": MessageRecord.hiddenForJSON(hiddenFor),
         ]
     }
 }

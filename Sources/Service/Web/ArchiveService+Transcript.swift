@@ -13,6 +13,7 @@ extension ArchiveService {
         var occupants: String
         var total: Int
         var dialogDeleted: String?
+        var dialogHidden: String?
         var from: Int
         var to: Int
         var messages: [MessageView]
@@ -36,7 +37,13 @@ extension ArchiveService {
         let view = TranscriptView(
             id: dialog.id, title: dialog.title, type: Self.typeName(dialog.type),
             occupants: dialog.occupants.map(\.label).joined(separator: ", "), total: dialog.messages,
-            dialogDeleted: dialog.deletedAt.map { "deleted on the server (found " + DisplayTime.format($0) + ")" },
+            dialogDeleted: dialog.deletedAt.map { "deleted for everyone (found " + DisplayTime.format($0) + ")" },
+            dialogHidden: dialog.hiddenFor.isEmpty
+                ? nil
+                : "removed from the list of "
+                    + dialog.hiddenFor.map { user in
+                        dialog.occupants.first { $0.id == user.user }?.label ?? "user \(user.user)"
+                    }.joined(separator: ", ") + "; others still have it",
             from: page.messages.isEmpty ? 0 : page.offset + 1, to: page.offset + page.messages.count,
             messages: page.messages.map {
                 MessageView($0, highlighter: highlighter, target: $0.message.id == page.around, files: files)

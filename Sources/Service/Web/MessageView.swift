@@ -29,6 +29,8 @@ struct MessageView {
     var edited: Int
     var isEdited: Bool
     var deleted: String?
+    /// "hidden for Alice Martin, user 9 (since …)": QuickBlox's "delete for me" — still there for the others.
+    var hidden: String?
     var target: Bool
     var transcriptHref: String
     var historyHref: String
@@ -60,7 +62,12 @@ struct MessageView {
         hasAttachments = !attachments.isEmpty
         edited = message.edited
         isEdited = message.edited > 0
-        deleted = message.deletedAt.map { "deleted on the server (found " + DisplayTime.format($0) + ")" }
+        deleted = message.deletedAt.map { "deleted for everyone (found " + DisplayTime.format($0) + ")" }
+        hidden =
+            message.hiddenFor.isEmpty
+            ? nil
+            : "hidden for " + message.hiddenFor.map { "user \($0.user)" }.joined(separator: ", ") + " (since "
+                + DisplayTime.format(message.hiddenFor.map(\.since).min() ?? 0) + "); others still see it"
         self.target = target
         let escapedID = URLText.encode(message.id)
         let escapedDialog = URLText.encode(message.dialogID)
