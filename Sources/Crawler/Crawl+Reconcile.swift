@@ -27,41 +27,75 @@ extension Crawl {
             }
         }
         let before = summary.messagesDeleted
-        for target in targets where summary.failures[target.dialog.id] == nil {
-            do {
-                if options.scope == .app, let reader = target.reader {
-                    // Each view may lack what its user removed for themselves, before or after a crawl read
-                    // it: the reader and, within the limit, the other users who list the dialog.
-                    var count = try await reconcile(target, view: reader, onBehalfOf: reader, at: now, into: &summary)
-                    let found = summary.messagesNew
-                    for view in recheckOrder(target, view: reader).prefix(recheckLimit(target)) {
-                        do {
-                            _ = try await reconcile(target, view: view, onBehalfOf: view, at: now, into: &summary)
-                        } catch let error as QuickBloxClientError
-                            where view != reader && (error.status == 403 || error.status == 404)
-                        {
-                            continue  // this user no longer reads the dialog (left it, or removed it for themselves)
-                        }
+        // Dialogs `options.concurrency` at a time, each with its own tallies, merged as they finish.
+        let pending = targets.filter { summary.failures[$0.dialog.id] == nil }
+        try await withThrowingTaskGroup(of: (Target, CrawlSummary, (any Error)?).self) { group in
+            var queue = pending.makeIterator()
+            func start(_ target: Target) {
+                group.addTask {
+                    var tally = CrawlSummary(startedAt: now)
+                    do {
+                        try await self.reconcile(target, viewer: viewer, at: now, into: &tally)
+                        return (target, tally, nil)
+                    } catch {
+                        return (target, tally, error)
                     }
-                    if summary.messagesNew > found {
-                        // Other views held messages the reader does not list: the reader's walk now sorts them
-                        // (hidden for the reader, as another view shows them).
-                        count = try await reconcile(target, view: reader, onBehalfOf: reader, at: now, into: &summary)
-                    }
-                    try await recordServerCount(target, view: reader, count: count, at: now)
-                } else {
-                    let count = try await reconcile(
-                        target, view: viewer, onBehalfOf: target.reader, at: now, into: &summary)
-                    try await recordServerCount(target, view: viewer, count: count, at: now)
                 }
-            } catch let error as QuickBloxClientError where !Self.endsRun(error) {
-                // Like a dialog failing while paging: recorded, the run ends partial, the others go on.
-                fail(target, "reconcile: \(error.localizedDescription)", into: &summary)
-            } catch let gap as ReconcileGap {
-                fail(target, gap.description, into: &summary)
+            }
+            for _ in 0..<max(1, options.concurrency) {
+                guard let target = queue.next() else { break }
+                start(target)
+            }
+            while let (target, tally, error) = try await group.next() {
+                summary.messagesNew += tally.messagesNew
+                summary.messagesDeleted += tally.messagesDeleted
+                summary.messagesHidden += tally.messagesHidden
+                summary.messagesUnconfirmed += tally.messagesUnconfirmed
+                if let error {
+                    if Self.endsRun(error) { throw error }
+                    if let gap = error as? ReconcileGap {
+                        fail(target, gap.description, into: &summary)
+                    } else if let clientError = error as? QuickBloxClientError {
+                        // Like a dialog failing while paging: recorded, the run ends partial, the others go on.
+                        fail(target, "reconcile: \(clientError.localizedDescription)", into: &summary)
+                    } else {
+                        throw error
+                    }
+                }
+                if !Task.isCancelled, let next = queue.next() { start(next) }
             }
         }
         events(.tombstoned(messages: summary.messagesDeleted - before, dialogs: summary.dialogsDeleted))
+    }
+
+    /// Reconciles one dialog in every view it checks, then records the reading view's count.
+    private func reconcile(_ target: Target, viewer: Int?, at now: Int, into summary: inout CrawlSummary)
+        async throws
+    {
+        guard options.scope == .app, let reader = target.reader else {
+            let count = try await reconcile(
+                target, view: viewer, onBehalfOf: target.reader, since: nil, at: now, into: &summary)
+            try await recordServerCount(target, view: viewer, count: count, at: now)
+            return
+        }
+        // Each view may lack what its user removed for themselves, before or after a crawl read it: the
+        // reader and, within the limit, the other users who list the dialog.
+        let since = try await archive.crawlState(dialogID: target.dialog.id)?.reconciledAt
+        var count = try await reconcile(target, view: reader, onBehalfOf: reader, since: since, at: now, into: &summary)
+        let found = summary.messagesNew
+        for view in recheckOrder(target, view: reader).prefix(recheckLimit(target)) {
+            do {
+                _ = try await reconcile(target, view: view, onBehalfOf: view, since: since, at: now, into: &summary)
+            } catch let error as QuickBloxClientError where error.status == 403 || error.status == 404 {
+                continue  // this user no longer reads the dialog (left it, or removed it for themselves)
+            }
+        }
+        if summary.messagesNew > found {
+            // Other views held messages the reader does not list: the reader's walk now sorts them (hidden for
+            // the reader, as another view shows them).
+            count = try await reconcile(target, view: reader, onBehalfOf: reader, since: since, at: now, into: &summary)
+        }
+        try await recordServerCount(target, view: reader, count: count, at: now)
     }
 
     private func fail(_ target: Target, _ reason: String, into summary: inout CrawlSummary) {
@@ -82,18 +116,37 @@ extension Crawl {
         }
     }
 
-    /// Reconciles one dialog in one view: walks it (a count alone cannot tell a message this view lacks
-    /// from one it hid that the archive still counts for it), stores what the archive lacks, sorts what the
-    /// view no longer lists (``resolve(_:in:view:at:into:)``), then checks the view's count; up to
-    /// ``maxReconcileWalks`` walks until they agree, else the gap is reported (exit 3).
+    /// Reconciles one dialog in one view, and returns the view's message count as the server last gave it.
     ///
-    /// - Returns: the view's message count, as the server last reported it.
+    /// Another user's view first gets a walk of what changed since the dialog's last reconcile (all of it the
+    /// first time): messages the reader removed for themselves before any crawl read them are only there.
+    /// Then the view's `count=1` is compared with what the archive holds as visible to it; where they
+    /// differ the dialog is walked in that view, what the archive lacks is stored, and what the view no
+    /// longer lists is sorted (``resolve(_:in:view:at:into:)``) — up to ``maxReconcileWalks`` walks, else
+    /// the gap is reported (exit 3).
     private func reconcile(
-        _ target: Target, view: Int?, onBehalfOf requester: Int?, at now: Int, into summary: inout CrawlSummary
+        _ target: Target, view: Int?, onBehalfOf requester: Int?, since: Int?, at now: Int,
+        into summary: inout CrawlSummary
     ) async throws -> Int {
         let dialogID = target.dialog.id
-        for _ in 0..<Self.maxReconcileWalks {
+        if requester != target.reader {
+            var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: requester)
+            pager.pageSize = options.pageSize
+            if let since { pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))] }
+            let archived = Set(try await archive.liveMessageIDs(dialogID: dialogID))
+            try await pager.walk(from: CrawlCursor()) { batch in
+                summary.messagesNew += try await storeMissing(batch, notIn: archived, dialogID: dialogID, at: now)
+            }
+        }
+        var walks = 0
+        while true {
+            let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: requester)
             let archived = try await viewable(dialogID: dialogID, view: view)
+            if serverCount == archived.count { return serverCount }
+            guard walks < Self.maxReconcileWalks else {
+                throw ReconcileGap(server: serverCount, archived: archived.count)
+            }
+            walks += 1
             var onServer: Set<String> = []
             var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: requester)
             pager.pageSize = options.pageSize
@@ -101,12 +154,7 @@ extension Crawl {
             try await pager.walk(from: CrawlCursor()) { batch in
                 onServer.formUnion(batch.messages.map(\.id))
                 // Everything the view lists that the archive does not hold as viewable: new, or back.
-                let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
-                if !missed.isEmpty {
-                    let stored = try await archive.storeMessages(
-                        Array(missed), dialogID: dialogID, cursor: nil, observedAt: now, indexFiles: indexFiles)
-                    summary.messagesNew += stored.new
-                }
+                summary.messagesNew += try await storeMissing(batch, notIn: archived, dialogID: dialogID, at: now)
             }
             if let view {
                 // Recorded hidden for this view but listed by it: the record was wrong (a page lost it).
@@ -117,12 +165,7 @@ extension Crawl {
             if !candidates.isEmpty {
                 try await resolve(candidates, in: target, view: view, at: now, into: &summary)
             }
-            let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: requester)
-            let after = try await viewable(dialogID: dialogID, view: view)
-            if serverCount == after.count { return serverCount }
         }
-        let serverCount = try await client.messageCount(dialogID: dialogID, onBehalfOf: requester)
-        throw ReconcileGap(server: serverCount, archived: try await viewable(dialogID: dialogID, view: view).count)
     }
 
     /// Records the reading view's count plus what the archive holds as hidden for that view (still on the
@@ -133,6 +176,17 @@ extension Crawl {
         let live = try await archive.liveMessageIDs(dialogID: target.dialog.id).count
         let viewable = try await viewable(dialogID: target.dialog.id, view: view).count
         try await archive.recordServerCount(dialogID: target.dialog.id, count: count + live - viewable, at: now)
+    }
+
+    /// Stores the messages of a page that are not in `archived`; returns how many were new to the archive.
+    private func storeMissing(_ batch: MessagePager.Batch, notIn archived: Set<String>, dialogID: String, at now: Int)
+        async throws -> Int
+    {
+        let missed = zip(batch.messages, batch.rawMessages).filter { !archived.contains($0.0.id) }
+        guard !missed.isEmpty else { return 0 }
+        return try await archive.storeMessages(
+            Array(missed), dialogID: dialogID, cursor: nil, observedAt: now, indexFiles: indexFiles
+        ).new
     }
 
     /// Walks a reconcile makes of one dialog before it reports the gap (exit 3).

@@ -83,10 +83,17 @@ struct WebUITests {
         defer { fixture.remove() }
         let archive = try SQLiteArchive.open(at: fixture.archivePath)
         _ = try await archive.tombstoneMessages(ids: [ServiceFixture.hostileMessageID])
+        let others = try await archive.messages(dialogID: ServiceFixture.hostileDialogID)
+            .filter { $0.id != ServiceFixture.hostileMessageID }
+        let hidden = try #require(others.first)
+        #expect(try await archive.recordHidden(messageIDs: [hidden.id], for: 4242, at: 1_700_000_000) == 1)
+        #expect(try await archive.recordDialogHidden(id: ServiceFixture.hostileDialogID, for: 4243, at: 1_700_000_000))
         try await fixture.serve { client in
             let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text
             #expect(html.contains("edited 1×"))
             #expect(html.contains("deleted for everyone"))
+            #expect(html.contains("hidden for user 4242"), "a per-user hide is shown, and the message kept")
+            #expect(html.contains("removed from the list of user 4243"))
             #expect(html.contains("📎 image"))
             #expect(
                 html.contains(

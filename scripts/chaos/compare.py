@@ -17,13 +17,16 @@ Two parts, kept apart so the same oracle serves every storage backend:
 
 Prints one JSON object:
 
-  visible     truth messages the crawl's scope can see (app: every dialog with an occupant, and
-              public ones; user: the user's dialogs and public ones)
+  visible     truth messages the crawl's scope can see (app: visible to someone — in a dialog someone
+              still lists and not removed by everyone who does (the truth's visible_to); user: in the
+              user's dialogs and public ones, and not removed for the user)
   archived    lines of the export's messages.jsonl
   lost        visible truth messages missing from the archive
   duplicated  extra exported messages with one message id
   stale       archived messages whose raw record or text differs from the truth's current record (an
-              edit not picked up), plus truth deletions the archive holds untombstoned
+              edit not picked up), plus truth deletions the archive holds untombstoned (user scope:
+              not recorded hidden for the user — one view proves no deletion)
+  hidden_wrong  archived messages recorded hidden for a user the truth says still sees them
   extra       archived messages the truth never had (neither live nor deleted)
   wrongly_tombstoned  live, visible truth messages the archive marks deleted
   dialogs_lost, users_lost  visible truth dialogs / users missing from the archive (or, dialogs,
@@ -52,7 +55,9 @@ def canonical(value):
 
 
 def load_truth(path):
-    users, dialogs, messages = {}, {}, {}
+    """Users, dialogs, messages, deletions, and who still sees each message or dialog (`visible_to`; absent:
+    every occupant, docs/emulator.md)."""
+    users, dialogs, messages, readers = {}, {}, {}, {}
     deleted_messages, deleted_dialogs = set(), set()
     with open(path, encoding="utf-8") as handle:
         for line in handle:
@@ -64,18 +69,29 @@ def load_truth(path):
                 users[record["id"]] = record
             elif kind == "dialog":
                 dialogs[record["_id"]] = record
+                if "visible_to" in entry:
+                    record = dict(record, _visible_to=entry["visible_to"])
+                    dialogs[record["_id"]] = record
             elif kind == "message":
                 messages[record["_id"]] = record
+                if "visible_to" in entry:
+                    readers[record["_id"]] = set(entry["visible_to"])
             elif kind == "deletion":
                 (deleted_dialogs if entry.get("type") == "dialog" else deleted_messages).add(entry["_id"])
-    return users, dialogs, messages, deleted_messages, deleted_dialogs
+    # The dialogs' records must not carry the helper key into the raw comparison.
+    visible_to = {d: set(r.pop("_visible_to")) for d, r in dialogs.items() if "_visible_to" in r}
+    return users, dialogs, messages, deleted_messages, deleted_dialogs, readers, visible_to
 
 
-def visible(dialog, scope, user):
-    if dialog.get("type") == 1:
-        return True
-    occupants = dialog.get("occupants_ids") or []
-    return user in occupants if scope == "user" else bool(occupants)
+def visible(dialog, scope, user, all_users, visible_to):
+    """Whether the scope's view(s) can list the dialog: someone (app) or the user (user scope)."""
+    if dialog["_id"] in visible_to:
+        readers = visible_to[dialog["_id"]]
+    elif dialog.get("type") == 1:
+        readers = all_users
+    else:
+        readers = set(dialog.get("occupants_ids") or [])
+    return user in readers if scope == "user" else bool(readers)
 
 
 # --- 1. Content, through `qbarchive export` (any backend) ----------------------------------------------
@@ -198,9 +214,18 @@ def main():
     if "://" not in args.archive and not os.path.exists(args.archive):
         print(f"archive missing: {args.archive}")
         return 2
-    users, dialogs, messages, deleted_messages, deleted_dialogs = load_truth(args.truth)
-    seen_dialogs = {d for d, record in dialogs.items() if visible(record, args.scope, args.user)}
-    truth_visible = {m for m, record in messages.items() if record.get("chat_dialog_id") in seen_dialogs}
+    users, dialogs, messages, deleted_messages, deleted_dialogs, readers, dialog_readers = load_truth(args.truth)
+    everyone = set(users)
+    seen_dialogs = {d for d, record in dialogs.items() if visible(record, args.scope, args.user, everyone, dialog_readers)}
+
+    def message_visible(message_id, record):
+        if record.get("chat_dialog_id") not in seen_dialogs:
+            return False
+        if message_id not in readers:
+            return True
+        return args.user in readers[message_id] if args.scope == "user" else bool(readers[message_id])
+
+    truth_visible = {m for m, record in messages.items() if message_visible(m, record)}
 
     try:
         records = export_records(args.qbarchive, args.archive)
@@ -215,8 +240,12 @@ def main():
     archived_dialogs = {d["id"]: d["deleted_at"] for d in records["dialogs.jsonl"]}
     archived_users = {u["id"] for u in records["users.jsonl"]}
 
-    counts, examples = {"lost": 0, "duplicated": 0, "stale": 0, "extra": 0, "wrongly_tombstoned": 0}, []
-    by_id = {}
+    counts = {"lost": 0, "duplicated": 0, "stale": 0, "extra": 0, "wrongly_tombstoned": 0, "hidden_wrong": 0}
+    examples = []
+
+    def deleted_at_of(row):
+        return row["deleted_at"]
+    by_id, dialog_of = {}, {}
     for row in rows:
         message_id = row["id"]
         if message_id in by_id:
@@ -224,6 +253,16 @@ def main():
             examples.append(f"duplicated {message_id}")
             continue
         by_id[message_id] = (row["raw"], row["text"], row["deleted_at"])
+        dialog_of[message_id] = row.get("dialog_id")
+        hidden_for = {entry["user"] for entry in row.get("hidden_for") or []}
+        if message_id in readers and hidden_for & readers[message_id]:
+            counts["hidden_wrong"] += 1
+            examples.append(f"hidden for a reader {message_id}")
+        if args.scope == "user" and message_id not in truth_visible and deleted_at_of(row) is None \
+                and row.get("dialog_id") in seen_dialogs and args.user not in hidden_for \
+                and (message_id in deleted_messages or message_id in messages):
+            counts["stale"] += 1
+            examples.append(f"gone from the user's view, not recorded hidden {message_id}")
     for message_id in truth_visible:
         if message_id not in by_id:
             counts["lost"] += 1
@@ -232,10 +271,10 @@ def main():
         record = messages.get(message_id)
         if record is None:
             if message_id in deleted_messages:
-                if deleted_at is None:
+                if deleted_at is None and args.scope == "app":
                     counts["stale"] += 1
                     examples.append(f"deleted on the server, not tombstoned {message_id}")
-            else:
+            elif dialog_of.get(message_id) not in deleted_dialogs:  # a dialog deleted for all takes its messages
                 counts["extra"] += 1
                 examples.append(f"extra {message_id}")
             continue
@@ -246,12 +285,19 @@ def main():
         if canonical(raw) != canonical(record) or text != expected_text:
             counts["stale"] += 1
             examples.append(f"stale {message_id}")
-        if deleted_at is not None and message_id in truth_visible:
+        if deleted_at is not None and (message_id in truth_visible or args.scope == "user"):
             counts["wrongly_tombstoned"] += 1
             examples.append(f"tombstoned but live {message_id}")
+        elif (args.scope == "app" and deleted_at is None and message_id not in truth_visible
+              and archived_dialogs.get(record.get("chat_dialog_id")) is None):
+            # In a dialog someone still lists, but removed by every one of them: no view shows it any more.
+            counts["stale"] += 1
+            examples.append(f"seen by no one, not tombstoned {message_id}")
     dialogs_lost = sum(1 for d in seen_dialogs if d not in archived_dialogs)
     dialogs_lost += sum(1 for d in seen_dialogs if archived_dialogs.get(d) is not None)  # tombstoned but live
     dialogs_untombstoned = sum(1 for d in deleted_dialogs if d in archived_dialogs and archived_dialogs[d] is None)
+    if args.scope == "user":  # one view never proves a dialog deleted for everyone
+        dialogs_untombstoned = sum(1 for d in archived_dialogs.values() if d is not None)
     users_lost = sum(1 for u in users if u not in archived_users) if args.scope == "app" else 0
     result = {
         "visible": len(truth_visible),
@@ -278,6 +324,8 @@ def summary(r):
         s += f"; {r['tombstoned']} tombstoned ({r['truth_deleted']} deleted on the server)"
     if r["wrongly_tombstoned"]:
         s += f"; {r['wrongly_tombstoned']} live ones tombstoned"
+    if r["hidden_wrong"]:
+        s += f"; {r['hidden_wrong']} recorded hidden for a reader"
     if r["dialogs_lost"] or r["users_lost"] or r["dialogs_untombstoned"]:
         s += (f"; dialogs lost {r['dialogs_lost']}, dialogs not tombstoned {r['dialogs_untombstoned']}, "
               f"users lost {r['users_lost']}")

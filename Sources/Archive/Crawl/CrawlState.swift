@@ -9,10 +9,12 @@ public struct CrawlState: Sendable, Hashable {
     public var lastErrorAt: Int?
     /// When the row last changed (unix seconds).
     public var changedAt: Int
+    /// When a reconcile last counted the dialog (`server_counted_at`); `nil` before the first.
+    public var reconciledAt: Int?
 
     public init(
         dialogID: String, cursor: CrawlCursor, lastSuccessAt: Int?, lastError: String?, lastErrorAt: Int?,
-        changedAt: Int
+        changedAt: Int, reconciledAt: Int? = nil
     ) {
         self.dialogID = dialogID
         self.cursor = cursor
@@ -20,5 +22,6 @@ public struct CrawlState: Sendable, Hashable {
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
         self.changedAt = changedAt
+        self.reconciledAt = reconciledAt
     }
 }

@@ -115,7 +115,7 @@ extension SQLArchiveReading {
     static var crawlStateColumns: String {
         """
         dialog_id, watermark_date_sent, watermark_ids, checked_updated_at, last_success_at, last_error, \
-        last_error_at, changed_at
+        last_error_at, changed_at, server_counted_at
         """
     }
 
@@ -125,7 +125,7 @@ extension SQLArchiveReading {
         return CrawlState(
             dialogID: row[0],
             cursor: CrawlCursor(dateSent: row[1], idsAtDateSent: Set(ids), checkedUpdatedAt: row[3]),
-            lastSuccessAt: row[4], lastError: row[5], lastErrorAt: row[6], changedAt: row[7])
+            lastSuccessAt: row[4], lastError: row[5], lastErrorAt: row[6], changedAt: row[7], reconciledAt: row[8])
     }
 
     public func runs(limit: Int) async throws -> [RunRecord] {

@@ -47,12 +47,15 @@ section_faults() {
   for rps in 100 50 25; do fault_case "429 with Retry-After: 1" "over $rps req/s" --rate-limit "$rps"; done
   for rate in 0.05 0.15 0.3; do fault_case "connection resets" "rate $rate" --reset-rate "$rate"; done
   for rate in 0.05 0.15 0.3; do fault_case "truncated bodies" "rate $rate" --truncate-rate "$rate"; done
+  for rate in 0.1 0.3 1; do
+    fault_case "pages not as asked (reordered, padded with an older repeat, short, over-long)" "rate $rate" --page-fault-rate "$rate"
+  done
   for jitter in 50 150 400; do fault_case "latency spikes" "5 + up to $jitter ms" --latency-ms 5 --jitter-ms "$jitter"; done
   SCOPE=user
   for every in 1 0.5 0.2; do
     EXPIRE_EVERY=$every fault_case "token expiry (user scope)" "every $every s, ttl 1 s" --token-ttl 1 --latency-ms 20
   done
   SCOPE=app
-  fault_case "everything at once" "5xx 0.1, 429 over 100/s, resets 0.1, truncation 0.1, latency 0–50 ms" \
-    --fail-rate 0.1 --rate-limit 100 --reset-rate 0.1 --truncate-rate 0.1 --jitter-ms 50
+  fault_case "everything at once" "5xx 0.1, 429 over 100/s, resets 0.1, truncation 0.1, latency 0–50 ms, page faults 0.1" \
+    --fail-rate 0.1 --rate-limit 100 --reset-rate 0.1 --truncate-rate 0.1 --jitter-ms 50 --page-fault-rate 0.1
 }

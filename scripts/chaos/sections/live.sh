@@ -29,12 +29,14 @@ live_case() { # rate, extra emulator flags
   STOP_OK=$([ $stop_rc = 0 ] && [ $dumped = yes ] && echo 1 || echo 0)
   changes=$(python3 - "$dir/truth.jsonl" "$MESSAGES" <<'PY'
 import json, sys
-kinds = {}
+kinds, hidden = {}, 0
 for line in open(sys.argv[1]):
-    kind = json.loads(line)["kind"]
-    kinds[kind] = kinds.get(kind, 0) + 1
+    entry = json.loads(line)
+    kinds[entry["kind"]] = kinds.get(entry["kind"], 0) + 1
+    hidden += "hidden_for" in entry
 new = kinds.get("message", 0) + kinds.get("deletion", 0) - int(sys.argv[2])
-print(f"{new} new messages, {kinds.get('revision', 0)} edits, {kinds.get('deletion', 0)} deletions in all")
+print(f"{new} new messages, {kinds.get('revision', 0)} edits, {kinds.get('deletion', 0)} deletions for everyone, "
+      f"{hidden} messages and dialogs hidden for someone")
 PY
 )
   emu_start --fixture "$dir/truth.jsonl"
@@ -51,5 +53,5 @@ PY
 
 section_live() {
   live_case 20
-  live_case 50 --fail-rate 0.1 --truncate-rate 0.05
+  live_case 50 --fail-rate 0.1 --truncate-rate 0.05 --page-fault-rate 0.1
 }
