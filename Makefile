@@ -64,7 +64,7 @@ bench-quick: release bench-tools
 	PATH="$$PATH:$$HOME/.local/bin" QUICK=1 QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive \
 	  scripts/bench.sh
 
-# The fault-injection suite: bounded (BUDGET=540 s), loopback only; writes docs/reliability.md.
+# The fault-injection suite: bounded (BUDGET=1000 s), loopback only; writes docs/reliability.md.
 chaos: release
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(APT_PACKAGES) python3 strace"
 	QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/chaos.sh

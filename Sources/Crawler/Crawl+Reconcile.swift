@@ -133,9 +133,10 @@ extension Crawl {
             var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: requester)
             pager.pageSize = options.pageSize
             if let since { pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))] }
-            let archived = Set(try await archive.liveMessageIDs(dialogID: dialogID))
+            // Everything in the window is stored (new, or edited: the reader's own `updated_at` pass cannot
+            // see an edit of a message the reader removed for themselves).
             try await pager.walk(from: CrawlCursor()) { batch in
-                summary.messagesNew += try await storeMissing(batch, notIn: archived, dialogID: dialogID, at: now)
+                summary.messagesNew += try await storeMissing(batch, notIn: [], dialogID: dialogID, at: now)
             }
         }
         var walks = 0

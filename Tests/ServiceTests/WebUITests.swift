@@ -83,10 +83,14 @@ struct WebUITests {
         defer { fixture.remove() }
         let archive = try SQLiteArchive.open(at: fixture.archivePath)
         _ = try await archive.tombstoneMessages(ids: [ServiceFixture.hostileMessageID])
-        let others = try await archive.messages(dialogID: ServiceFixture.hostileDialogID)
-            .filter { $0.id != ServiceFixture.hostileMessageID }
-        let hidden = try #require(others.first)
-        #expect(try await archive.recordHidden(messageIDs: [hidden.id], for: 4242, at: 1_700_000_000) == 1)
+        // A second message in the dialog, then hidden for one user.
+        let second = Message(
+            id: "00000000000000000000bad2", chatDialogID: ServiceFixture.hostileDialogID, text: "still here for others",
+            dateSent: 1_700_000_100, senderID: nil, recipientID: nil, createdAt: 1_700_000_100, updatedAt: 1_700_000_100
+        )
+        _ = try await archive.storeMessages(
+            dialogID: ServiceFixture.hostileDialogID, rawItems: [second.json], cursor: nil, at: 1_700_000_100)
+        #expect(try await archive.recordHidden(messageIDs: [second.id], for: 4242, at: 1_700_000_000) == 1)
         #expect(try await archive.recordDialogHidden(id: ServiceFixture.hostileDialogID, for: 4243, at: 1_700_000_000))
         try await fixture.serve { client in
             let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text

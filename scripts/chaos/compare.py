@@ -27,6 +27,9 @@ Prints one JSON object:
               edit not picked up), plus truth deletions the archive holds untombstoned (user scope:
               not recorded hidden for the user — one view proves no deletion)
   hidden_wrong  archived messages recorded hidden for a user the truth says still sees them
+  unconfirmed   (not a failure) messages gone for everyone that the archive keeps live, recorded hidden for
+              more users than `crawl --recheck-views` (16) + 1 asks in one reconcile: a group too large to
+              prove the deletion with the default (docs/backups.md)
   extra       archived messages the truth never had (neither live nor deleted)
   wrongly_tombstoned  live, visible truth messages the archive marks deleted
   dialogs_lost, users_lost  visible truth dialogs / users missing from the archive (or, dialogs,
@@ -209,6 +212,7 @@ def main():
     parser.add_argument("--scope", choices=("app", "user"), default="app")
     parser.add_argument("--user", type=int, default=100001)
     parser.add_argument("--no-fts", action="store_true", help="skip the FTS5 check on a copy (SQLite)")
+    parser.add_argument("--recheck-views", type=int, default=16, help="the crawl's --recheck-views")
     parser.add_argument("--summary", action="store_true", help="print one line for a report instead of JSON")
     args = parser.parse_args()
     if "://" not in args.archive and not os.path.exists(args.archive):
@@ -245,7 +249,7 @@ def main():
 
     def deleted_at_of(row):
         return row["deleted_at"]
-    by_id, dialog_of = {}, {}
+    by_id, dialog_of, unconfirmed = {}, {}, set()
     for row in rows:
         message_id = row["id"]
         if message_id in by_id:
@@ -255,6 +259,8 @@ def main():
         by_id[message_id] = (row["raw"], row["text"], row["deleted_at"])
         dialog_of[message_id] = row.get("dialog_id")
         hidden_for = {entry["user"] for entry in row.get("hidden_for") or []}
+        if len(hidden_for) > args.recheck_views:
+            unconfirmed.add(message_id)
         if message_id in readers and hidden_for & readers[message_id]:
             counts["hidden_wrong"] += 1
             examples.append(f"hidden for a reader {message_id}")
@@ -271,7 +277,9 @@ def main():
         record = messages.get(message_id)
         if record is None:
             if message_id in deleted_messages:
-                if deleted_at is None and args.scope == "app":
+                # A dialog deleted for everyone takes the check of its messages with it: its tombstone covers them.
+                if deleted_at is None and args.scope == "app" and message_id not in unconfirmed \
+                        and archived_dialogs.get(dialog_of.get(message_id)) is None:
                     counts["stale"] += 1
                     examples.append(f"deleted on the server, not tombstoned {message_id}")
             elif dialog_of.get(message_id) not in deleted_dialogs:  # a dialog deleted for all takes its messages
@@ -289,7 +297,7 @@ def main():
             counts["wrongly_tombstoned"] += 1
             examples.append(f"tombstoned but live {message_id}")
         elif (args.scope == "app" and deleted_at is None and message_id not in truth_visible
-              and archived_dialogs.get(record.get("chat_dialog_id")) is None):
+              and archived_dialogs.get(record.get("chat_dialog_id")) is None and message_id not in unconfirmed):
             # In a dialog someone still lists, but removed by every one of them: no view shows it any more.
             counts["stale"] += 1
             examples.append(f"seen by no one, not tombstoned {message_id}")
@@ -308,6 +316,7 @@ def main():
         "dialogs_lost": dialogs_lost,
         "dialogs_untombstoned": dialogs_untombstoned,
         "users_lost": users_lost,
+        "unconfirmed": len(unconfirmed - truth_visible),
         "integrity": "ok" if not problems else "; ".join(problems),
         "examples": examples[:5],
     }
@@ -324,6 +333,8 @@ def summary(r):
         s += f"; {r['tombstoned']} tombstoned ({r['truth_deleted']} deleted on the server)"
     if r["wrongly_tombstoned"]:
         s += f"; {r['wrongly_tombstoned']} live ones tombstoned"
+    if r["unconfirmed"]:
+        s += f"; {r['unconfirmed']} gone for everyone, kept as unconfirmed (groups over --recheck-views)"
     if r["hidden_wrong"]:
         s += f"; {r['hidden_wrong']} recorded hidden for a reader"
     if r["dialogs_lost"] or r["users_lost"] or r["dialogs_untombstoned"]:
