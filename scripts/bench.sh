@@ -326,6 +326,7 @@ attachments_section=$(cat "$WORK/attachments.md")
 
 # Per-user deletion: request counts of a reconcile in a 1,000-occupant group (scripts/bench/deletion-scale.sh).
 progress "per-user deletion at scale"
+if [ "${QUICK:-0}" = 1 ]; then export GROUP_USERS=${GROUP_USERS:-200} GROUP_MESSAGES=${GROUP_MESSAGES:-1000}; fi
 QBARCHIVE="$QBARCHIVE" scripts/bench/deletion-scale.sh "$WORK/deletion.md"
 deletion_section=$(cat "$WORK/deletion.md")
 

@@ -68,12 +68,13 @@ for l in open('$WORK/group.jsonl'):
     j=json.loads(l)
     if j['kind']=='message' and 'hidden_for' not in j: print(j['record']['_id'], j['record']['sender_id'])")
 # 20 force deletes by their senders, 30 hides by the reader (user1), 30 hides by other random users.
-for i in $(seq 0 19); do set -- ${messages[$((i * 37))]}
+n=${#messages[@]}
+for i in $(seq 0 19); do set -- ${messages[$((i * 37 % n))]}
   curl -sSf -X DELETE -H "Authorization: ApiKey bench" -H "On-Behalf-Of: $2" "$url/chat/Message/$1.json?force=1" >/dev/null; done
-for i in $(seq 0 29); do set -- ${messages[$((i * 41 + 3))]}
+for i in $(seq 0 29); do set -- ${messages[$(((i * 41 + 3) % n))]}
   curl -sSf -X DELETE -H "Authorization: ApiKey bench" -H "On-Behalf-Of: 100001" "$url/chat/Message/$1.json" >/dev/null; done
-for i in $(seq 0 29); do set -- ${messages[$((i * 43 + 5))]}
-  curl -sSf -X DELETE -H "Authorization: ApiKey bench" -H "On-Behalf-Of: $((100002 + i * 31))" "$url/chat/Message/$1.json" >/dev/null; done
+for i in $(seq 0 29); do set -- ${messages[$(((i * 43 + 5) % n))]}
+  curl -sSf -X DELETE -H "Authorization: ApiKey bench" -H "On-Behalf-Of: $((100002 + i * 31 % (GROUP_USERS - 1)))" "$url/chat/Message/$1.json" >/dev/null; done
 tally 2
 second=$(crawl --reconcile)
 tally 3
