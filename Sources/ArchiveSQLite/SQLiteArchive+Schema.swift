@@ -84,19 +84,17 @@ extension SQLiteArchive {
     /// and the views behind a tombstone (`deleted_evidence`). Tombstones made before this migration keep a
     /// `NULL` evidence: they were written on one view, and docs/archive-schema.md says so.
     private static func createPerUserDeletion(_ db: Database) throws {
-        try db.create(table: "message_hides", options: .withoutRowID) { t in
-            t.column("message_id", .text).notNull().references("messages", column: "id")
-            t.column("user_id", .integer).notNull()
-            t.column("observed_at", .integer).notNull()
-            t.primaryKey(["message_id", "user_id"])
+        for (hides, key, parent) in [
+            ("message_hides", "message_id", "messages"), ("dialog_hides", "dialog_id", "dialogs"),
+        ] {
+            try db.create(table: hides, options: .withoutRowID) { t in
+                t.column(key, .text).notNull().references(parent, column: "id")
+                t.column("user_id", .integer).notNull()
+                t.column("observed_at", .integer).notNull()
+                t.primaryKey([key, "user_id"])
+            }
         }
         try db.create(index: "message_hides_by_user", on: "message_hides", columns: ["user_id", "message_id"])
-        try db.create(table: "dialog_hides", options: .withoutRowID) { t in
-            t.column("dialog_id", .text).notNull().references("dialogs")
-            t.column("user_id", .integer).notNull()
-            t.column("observed_at", .integer).notNull()
-            t.primaryKey(["dialog_id", "user_id"])
-        }
         for table in ["messages", "dialogs"] {
             try db.alter(table: table) { t in
                 t.add(column: "hidden_for", .text)

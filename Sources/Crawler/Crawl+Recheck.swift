@@ -51,7 +51,7 @@ extension Crawl {
             }
         }
         guard !remaining.isEmpty else { return }
-        if attempted == others.count || remaining.isEmpty {
+        if attempted == others.count {
             let evidence = DeletionEvidence(absentFrom: absentFrom, readers: max(target.listers.count, 1))
             summary.messagesDeleted += try await archive.tombstoneMessages(
                 ids: remaining.sorted(), evidence: evidence, at: now)

@@ -66,10 +66,10 @@ public struct MessagePager: Sendable {
     public func walk(
         from start: CrawlCursor, _ body: (Batch) async throws -> Void
     ) async throws {
+        // The cursor's `idsAtDateSent` are the distinct ids known at its second: from the start cursor, then
+        // from every page.
         var cursor = start
-        // Distinct ids known at the cursor's second: from the start cursor, then from every page.
-        var known = start.idsAtDateSent
-        // How many of `known` the server orders first at that second, as this walk received them; a walk
+        // How many of those the server orders first at that second, as this walk received them; a walk
         // never skips what an earlier run stored (it may have shifted since), so it starts at 0.
         var received = 0
         var rereads = 0
@@ -92,6 +92,7 @@ public struct MessagePager: Sendable {
             let items = distinct.values.sorted { ($0.0.dateSent, $0.0.id) < ($1.0.dateSent, $1.0.id) }
             let inRange = items.filter { cursor.dateSent == nil || $0.0.dateSent >= cursor.dateSent! }
             let atCursor = inRange.filter { $0.0.dateSent == cursor.dateSent }
+            let known = cursor.idsAtDateSent
             if skip > 0, !atCursor.isEmpty, !atCursor.contains(where: { known.contains($0.0.id) }),
                 rereads < Self.maxRereads
             {
@@ -104,17 +105,12 @@ public struct MessagePager: Sendable {
             let fresh = items.filter { !($0.0.dateSent == cursor.dateSent && known.contains($0.0.id)) }
             let freshInRange = fresh.filter { cursor.dateSent == nil || $0.0.dateSent >= cursor.dateSent! }
 
-            // The new cursor: the newest distinct second of the page, with what is known there.
+            // The new cursor: the newest distinct second of the page, with every id known there.
             let next = cursor.advanced(over: fresh.map(\.0))
-            if next.dateSent == cursor.dateSent {
-                known.formUnion(atCursor.map(\.0.id))
-                received = max(received, skip + atCursor.count)
-            } else {
-                known = next.idsAtDateSent
-                received = inRange.filter { $0.0.dateSent == next.dateSent }.count
-            }
+            received =
+                next.dateSent == cursor.dateSent
+                ? max(received, skip + atCursor.count) : inRange.filter { $0.0.dateSent == next.dateSent }.count
             cursor = next
-            cursor.idsAtDateSent = known
             try await body(
                 Batch(
                     messages: fresh.map(\.0), rawMessages: fresh.map(\.1), cursor: cursor, received: page.items.count))

@@ -246,9 +246,6 @@ def main():
 
     counts = {"lost": 0, "duplicated": 0, "stale": 0, "extra": 0, "wrongly_tombstoned": 0, "hidden_wrong": 0}
     examples = []
-
-    def deleted_at_of(row):
-        return row["deleted_at"]
     by_id, dialog_of, unconfirmed = {}, {}, set()
     for row in rows:
         message_id = row["id"]
@@ -264,7 +261,7 @@ def main():
         if message_id in readers and hidden_for & readers[message_id]:
             counts["hidden_wrong"] += 1
             examples.append(f"hidden for a reader {message_id}")
-        if args.scope == "user" and message_id not in truth_visible and deleted_at_of(row) is None \
+        if args.scope == "user" and message_id not in truth_visible and row["deleted_at"] is None \
                 and row.get("dialog_id") in seen_dialogs and args.user not in hidden_for \
                 and (message_id in deleted_messages or message_id in messages):
             counts["stale"] += 1
