@@ -90,28 +90,48 @@ extension Crawl {
 
     /// Which of `ids` `user`'s view lists; `nil` when the user cannot read the dialog (403, 404).
     ///
-    /// An id missing from an answer is asked once more on its own request: a page cut short must not
-    /// pass for a deletion.
+    /// Per batch, the view's `count=1` of those ids says how many it lists, and pages are asked until that
+    /// many were seen (up to ``recheckAttempts``): a page cut short never passes for a deletion, and a batch
+    /// the view lists none of costs one request.
     func listed(_ ids: Set<String>, dialogID: String, by user: Int) async throws -> Set<String>? {
         var found: Set<String> = []
         let sorted = ids.sorted()
         for start in stride(from: 0, to: sorted.count, by: Self.recheckBatch) {
-            var chunk = Set(sorted[start..<min(sorted.count, start + Self.recheckBatch)])
-            for _ in 0..<2 where !chunk.isEmpty {
-                let parameters = [("_id[in]", chunk.sorted().joined(separator: ",")), ("limit", "100")]
-                let result: Result<Page<Message>, QuickBloxClientError>
-                do {
-                    result = .success(try await client.messages(dialogID: dialogID, parameters, onBehalfOf: user))
-                } catch {
-                    result = .failure(error)
-                }
-                if case .failure(let error) = result, error.status == 403 || error.status == 404 { return nil }
-                let page = try result.get()
-                let hits = Set(page.items.map(\.id)).intersection(chunk)
+            let batch = Array(sorted[start..<min(sorted.count, start + Self.recheckBatch)])
+            let filter = ("_id[in]", batch.joined(separator: ","))
+            guard
+                let expected = try await readable({ () async throws(QuickBloxClientError) -> Int in
+                    try await client.messageCount(dialogID: dialogID, [filter], onBehalfOf: user)
+                })
+            else { return nil }
+            var missing = Set(batch)
+            for _ in 0..<Self.recheckAttempts where batch.count - missing.count < expected {
+                let asked = ("_id[in]", missing.sorted().joined(separator: ","))
+                guard
+                    let page = try await readable({ () async throws(QuickBloxClientError) -> Page<Message> in
+                        try await client.messages(dialogID: dialogID, [asked, ("limit", "100")], onBehalfOf: user)
+                    })
+                else { return nil }
+                let hits = Set(page.items.map(\.id)).intersection(missing)
                 found.formUnion(hits)
-                chunk.subtract(hits)
+                missing.subtract(hits)
             }
         }
         return found
+    }
+
+    /// Pages asked per re-check batch before what the count promised is taken as all there is.
+    static let recheckAttempts = 4
+
+    /// The answer of `request`, or `nil` when the user cannot read the dialog (403, 404).
+    private func readable<T: Sendable>(_ request: () async throws(QuickBloxClientError) -> T) async throws -> T? {
+        let result: Result<T, QuickBloxClientError>
+        do {
+            result = .success(try await request())
+        } catch {
+            result = .failure(error)
+        }
+        if case .failure(let error) = result, error.status == 403 || error.status == 404 { return nil }
+        return try result.get()
     }
 }
