@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ArchiveSQL", targets: ["ArchiveSQL"]),
         .library(name: "ArchiveSQLite", targets: ["ArchiveSQLite"]),
         .library(name: "Crawler", targets: ["Crawler"]),
+        .library(name: "TextIndex", targets: ["TextIndex"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Export", targets: ["Export"]),
@@ -78,8 +79,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Words in every script: the folding and segmentation that every storage backend indexes and every
+        // query looks up (word tokens, CJK and Thai character pairs, Arabic and Hebrew prefixes, `ctn`'s rule).
+        .target(name: "TextIndex", swiftSettings: swiftSettings),
+
         // The moderation query language: a parser from text to a typed expression with positioned errors.
-        .target(name: "QueryLanguage", dependencies: ["QuickBlox"], swiftSettings: swiftSettings),
+        .target(name: "QueryLanguage", dependencies: ["QuickBlox", "TextIndex"], swiftSettings: swiftSettings),
 
         // The archive, backend-neutral: what is archived (values), the reader and writer protocols every
         // storage backend implements, the content-addressed file store they share, their errors. No SQL.
@@ -97,7 +102,7 @@ let package = Package(
         // query compiler, search, stats, browse and export snapshots. No driver.
         .target(
             name: "ArchiveSQL",
-            dependencies: ["Archive", "QuickBlox", "QueryLanguage"],
+            dependencies: ["Archive", "QuickBlox", "QueryLanguage", "TextIndex"],
             swiftSettings: swiftSettings
         ),
 
@@ -110,6 +115,7 @@ let package = Package(
                 "ArchiveSQL",
                 "QuickBlox",
                 "QueryLanguage",
+                "TextIndex",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -132,7 +138,7 @@ let package = Package(
         // Search for moderators: saved queries, highlighting, and table, JSON Lines and CSV output.
         .target(
             name: "Search",
-            dependencies: ["QuickBlox", "QueryLanguage", "Archive"],
+            dependencies: ["QuickBlox", "QueryLanguage", "Archive", "TextIndex"],
             swiftSettings: swiftSettings
         ),
 
@@ -236,7 +242,7 @@ let package = Package(
             name: "ArchiveTestSupport",
             dependencies: [
                 "Archive", "ArchiveSQLite", "QuickBlox", "QueryLanguage", "Crawler", "QuickBloxClient",
-                "QuickBloxEmulator", "Export",
+                "QuickBloxEmulator", "Export", "TextIndex",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -303,6 +309,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "TextIndexTests", dependencies: ["TextIndex"], swiftSettings: swiftSettings),
         .testTarget(
             name: "QueryLanguageTests",
             dependencies: ["QueryLanguage", "QuickBlox"],

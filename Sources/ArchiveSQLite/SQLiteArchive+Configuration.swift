@@ -1,4 +1,5 @@
 import GRDB
+import TextIndex
 
 extension SQLiteArchive {
     /// How long a write waits for another process's transaction before failing with `SQLITE_BUSY`.
@@ -27,29 +28,19 @@ extension SQLiteArchive {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
             }
             db.add(function: containsFunction)
+            db.add(tokenizer: WordIndexTokenizer.self)
+            db.add(tokenizer: SubstringIndexTokenizer.self)
         }
         return config
     }
 
-    /// `qbarchive_contains(text, pattern)`: case-insensitive substring, for `ctn` patterns shorter than
-    /// the trigram index can match. It folds case like the trigram tokenizer (all scripts, accents
-    /// kept) and compares Unicode scalars, as the index does; `NULL` text never contains anything.
+    /// `qbarchive_contains(text, pattern)`: `ctn` by a scan, for patterns shorter than the substring index
+    /// matches, and for columns without an index (dialog names, custom parameters). The rule is
+    /// ``TextIndex/ContainsFolding``'s, the same as the index's; `NULL` text never contains anything.
     static let containsFunction = DatabaseFunction("qbarchive_contains", argumentCount: 2, pure: true) { values in
         guard let text = String.fromDatabaseValue(values[0]) ?? Int.fromDatabaseValue(values[0]).map(String.init),
             let pattern = String.fromDatabaseValue(values[1])
         else { return false }
-        return containsFolded(text, pattern)
-    }
-
-    /// Whether `text` contains `pattern`, both lower-cased, as sequences of Unicode scalars.
-    static func containsFolded(_ text: String, _ pattern: String) -> Bool {
-        let haystack = Array(text.lowercased().unicodeScalars)
-        let needle = Array(pattern.lowercased().unicodeScalars)
-        guard !needle.isEmpty else { return true }
-        guard needle.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
+        return ContainsFolding.contains(text, pattern)
     }
 }

@@ -1,3 +1,4 @@
+import Archive
 import GRDB
 
 extension SQLiteArchive {
@@ -6,7 +7,10 @@ extension SQLiteArchive {
     /// Migrations are append-only: a released migration is never edited, a change is a new one.
     /// `DatabaseMigrator` records applied identifiers in `grdb_migrations`, so migrating an
     /// up-to-date archive is a no-op and reopening is idempotent.
-    static let migrator: DatabaseMigrator = {
+    static let migrator = makeMigrator(progress: nil)
+
+    /// The migrator, reporting the progress of long migrations to `progress`.
+    static func makeMigrator(progress: UpgradeObserver?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createSchemaV1)
         migrator.registerMigration("v2-targeted-runs") { db in
@@ -41,8 +45,11 @@ extension SQLiteArchive {
         }
         migrator.registerMigration("v5-attachment-files", migrate: createAttachmentFiles)
         migrator.registerMigration("v6-per-user-deletion", migrate: createPerUserDeletion)
+        migrator.registerMigration("v7-multilingual-words") { db in
+            try createMultilingualIndexes(db, progress: progress)
+        }
         return migrator
-    }()
+    }
 
     /// One row per file that attachments name (see ``AttachmentKey``): what the messages declared, and
     /// what fetching it came to. Filled from the messages already archived; kept by ``PageWriter`` after.

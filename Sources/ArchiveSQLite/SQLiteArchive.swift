@@ -63,11 +63,12 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     /// - Throws: ``ArchiveError/missing(path:)`` when there is no file,
     ///   ``ArchiveError/notAnArchive(path:reason:)`` when the file is not a qbarchive archive, and
     ///   ``ArchiveError/newerFormat(path:)`` when a newer qbarchive wrote it.
-    public static func open(at path: String) throws -> SQLiteArchive {
+    /// - Parameter progress: receives the progress of a long upgrade (a rebuilt index), if one is needed.
+    public static func open(at path: String, progress: UpgradeObserver? = nil) throws -> SQLiteArchive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         try probe(path: path, requireComplete: false)
         let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
-        try migrator.migrate(pool)
+        try makeMigrator(progress: progress).migrate(pool)
         return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
     }
 
@@ -83,13 +84,15 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     ///
     /// - Throws: the errors of ``open(at:)``, and ``ArchiveError/needsUpgrade(path:)`` when the
     ///   archive's schema is older than this build's and the file cannot be written to upgrade it.
-    public static func openReadOnly(at path: String, statementTimeout: Duration? = nil) throws -> SQLiteArchive {
+    public static func openReadOnly(
+        at path: String, statementTimeout: Duration? = nil, progress: UpgradeObserver? = nil
+    ) throws -> SQLiteArchive {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         do {
             try probe(path: path, requireComplete: true)
         } catch ArchiveError.needsUpgrade {
             do {
-                try open(at: path).close()
+                try open(at: path, progress: progress).close()
             } catch {
                 throw ArchiveError.needsUpgrade(path: path)
             }

@@ -186,3 +186,70 @@ struct QueryGenerator {
         return QueryPredicate(field: field, op: op, values: values, range: 0..<1)
     }
 }
+
+/// Random messages in many scripts and random words, phrases, prefixes and substrings drawn from them (other
+/// cases, NFC and NFD, pieces of runs, stems of prefixed words): the archive's answer must be the reference's.
+@Suite("Search differential, every script")
+struct MultilingualDifferentialTests {
+    @Test(arguments: TestBackend.all, [11, 12, 13] as [UInt64])
+    func wordsPhrasesPrefixesAndSubstringsAgree(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(
+            seed: seed, count: 400, backend: backend, vocabulary: SearchCorpus.multilingualVocabulary,
+            separators: [" ", "", ", ", "、", "。"])
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SeededRandom(seed: seed * 31_337)
+        var generator = MultilingualTermGenerator()
+        var nonEmpty = 0
+        for _ in 0..<400 {
+            let expression = generator.expression(depth: 0, &random)
+            let query = Query(source: "", root: expression)
+            let expected = Set(corpus.entries.filter { reference.matches(expression, $0) }.map(\.message.id))
+            let hits = try await corpus.archive.search(query, options: SearchOptions(limit: 10_000))
+            #expect(Set(hits.map(\.message.id)) == expected, "\(expression)")
+            #expect(try await corpus.archive.count(query) == expected.count, "\(expression)")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 150)
+    }
+}
+
+/// Terms a moderator might type about ``SearchCorpus/multilingualVocabulary``.
+struct MultilingualTermGenerator {
+    private func pick<T>(_ items: [T], _ random: inout SeededRandom) -> T {
+        items[Int(random.next() % UInt64(items.count))]
+    }
+
+    /// A vocabulary entry as someone else might write it: another case, NFD or NFC, or a piece of it.
+    mutating func variant(_ random: inout SeededRandom) -> String {
+        let word = pick(SearchCorpus.multilingualVocabulary, &random)
+        switch random.next() % 6 {
+        case 0: return word.uppercased()
+        case 1: return word.lowercased()
+        case 2: return word.decomposedStringWithCanonicalMapping
+        case 3, 4:
+            let characters = Array(word)
+            let start = Int(random.next() % UInt64(characters.count))
+            let length = 1 + Int(random.next() % UInt64(min(4, characters.count - start)))
+            return String(characters[start..<(start + length)])
+        default: return word
+        }
+    }
+
+    mutating func expression(depth: Int, _ random: inout SeededRandom) -> QueryExpression {
+        switch random.next() % (depth >= 1 ? 6 : 8) {
+        case 0, 1: return .text(TextTerm(kind: .word, text: variant(&random), range: 0..<1))
+        case 2:
+            let word = variant(&random)
+            return .text(TextTerm(kind: .prefix, text: String(word.prefix(1 + Int(random.next() % 3))), range: 0..<1))
+        case 3:
+            let phrase = variant(&random) + pick([" ", ""], &random) + variant(&random)
+            return .text(TextTerm(kind: .phrase, text: phrase, range: 0..<1))
+        case 4, 5:
+            return .predicate(
+                QueryPredicate(field: .message, op: .contains, values: [.string(variant(&random))], range: 0..<1))
+        case 6: return .and((0..<2).map { _ in expression(depth: depth + 1, &random) })
+        default: return .or((0..<2).map { _ in expression(depth: depth + 1, &random) })
+        }
+    }
+}

@@ -25,15 +25,15 @@ struct ArchiveOpeningTests {
             #expect(tables.contains(table), "missing table \(table)")
         }
         #expect(words.contains("fts5"))
-        #expect(words.contains("unicode61 remove_diacritics 2"))
+        #expect(words.contains("tokenize='qbarchive_words 1'"))
         #expect(words.contains("prefix='2 3'"))
         #expect(words.contains("content='messages'"))
-        #expect(trigrams.contains("tokenize='trigram'"))
+        #expect(trigrams.contains("tokenize='qbarchive_trigrams 1'"))
         #expect(trigrams.contains("content='messages'"))
         #expect(
             Set(migrations) == [
                 "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
-                "v6-per-user-deletion",
+                "v6-per-user-deletion", "v7-multilingual-words",
             ])
     }
 
@@ -83,7 +83,7 @@ struct ArchiveOpeningTests {
             #expect(
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
-                    "v6-per-user-deletion",
+                    "v6-per-user-deletion", "v7-multilingual-words",
                 ])
         }
     }

@@ -2,6 +2,7 @@ import Archive
 import Foundation
 import QueryLanguage
 import QuickBlox
+import TextIndex
 
 /// An independent, in-memory reading of the query language, written from the documented semantics
 /// (docs/query-language.md) without looking at SQL: the differential test compares it with the archive.
@@ -22,31 +23,72 @@ package struct ReferenceEvaluator {
         }
     }
 
-    /// FTS5 `unicode61 remove_diacritics 2`: tokens are runs of letters and digits, folded.
-    package static func tokens(_ text: String) -> [String] {
-        var tokens: [String] = []
-        var current = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                current.unicodeScalars.append(scalar)
-            } else if !current.isEmpty {
-                tokens.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { tokens.append(current) }
-        return tokens.map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+    /// A searchable unit of a text, by the rules of docs/query-language.md ("Words in every script"): a word
+    /// (folded, with the remainders after its Arabic or Hebrew prefixes), a symbol, or one character of a run
+    /// of a script written without spaces (`run` tells which run).
+    package struct Unit: Equatable {
+        package var text: String
+        package var run: Int?
+        package var remainders: [String] = []
     }
 
+    /// The units of `text`, read Character by Character (no fast path, no index tokens).
+    package static func units(_ text: String) -> [Unit] {
+        var folder = WordFolder()
+        var units: [Unit] = []
+        var pending = ""
+        var pendingKind = WordSegmenter.Kind.separator
+        var runs = 0
+        func flush() {
+            defer { pending = "" }
+            guard !pending.isEmpty else { return }
+            let folded = folder.fold(pending)
+            if pendingKind == .word, !folded.isEmpty {
+                units.append(Unit(text: folded, run: nil, remainders: AffixVariants.remainders(of: folded)))
+            } else if pendingKind == .unspaced, !folded.isEmpty {
+                runs += 1
+                units += folded.map { Unit(text: String($0), run: runs) }
+            }
+        }
+        for character in text {
+            let kind = WordSegmenter.kind(of: character)
+            if kind != pendingKind || kind == .symbol { flush() }
+            pendingKind = kind
+            switch kind {
+            case .word, .unspaced: pending.append(character)
+            case .symbol:
+                let symbol = WordFolder.foldSymbol(String(character))
+                if !symbol.isEmpty { units.append(Unit(text: symbol, run: nil)) }
+            case .separator: break
+            }
+        }
+        flush()
+        return units
+    }
+
+    /// Whether a query term matches `text`: its units appear consecutively among the text's, each equal to a
+    /// text unit or to one of that unit's prefix remainders (a prefix term's last unit may start one), and
+    /// characters that stand together in a run of the query stand together in one run of the text.
     private func textMatches(_ term: TextTerm, _ text: String?) -> Bool {
         guard let text else { return false }
-        let haystack = Self.tokens(text)
-        let needle = Self.tokens(term.text)
+        let haystack = Self.units(text)
+        let needle = Self.units(term.text)
         guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        func same(_ a: String, _ b: String, prefix: Bool) -> Bool {
+            prefix ? a.unicodeScalars.starts(with: b.unicodeScalars) : a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        }
         for start in 0...(haystack.count - needle.count) {
-            let window = haystack[start..<(start + needle.count)]
-            let matched = zip(window, needle).enumerated().allSatisfy { index, pair in
-                term.kind == .prefix && index == needle.count - 1 ? pair.0.hasPrefix(pair.1) : pair.0 == pair.1
+            let matched = needle.indices.allSatisfy { index in
+                let unit = haystack[start + index]
+                let wanted = needle[index]
+                let prefix = term.kind == .prefix && index == needle.count - 1
+                guard ([unit.text] + unit.remainders).contains(where: { same($0, wanted.text, prefix: prefix) }) else {
+                    return false
+                }
+                if index > 0, let run = wanted.run, run == needle[index - 1].run {
+                    return unit.run != nil && unit.run == haystack[start + index - 1].run
+                }
+                return true
             }
             if matched { return true }
         }
@@ -55,12 +97,7 @@ package struct ReferenceEvaluator {
 
     private static func contains(_ text: String?, _ pattern: String) -> Bool {
         guard let text else { return false }
-        let haystack = Array(text.lowercased().unicodeScalars)
-        let needle = Array(pattern.lowercased().unicodeScalars)
-        guard needle.count <= haystack.count else { return false }
-        return (0...(haystack.count - needle.count)).contains {
-            haystack[$0..<($0 + needle.count)].elementsEqual(needle)
-        }
+        return ContainsFolding.contains(text, pattern)
     }
 
     private func value(_ value: QueryValue) -> JSONValue {

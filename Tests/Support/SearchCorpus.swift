@@ -20,6 +20,18 @@ package struct SearchCorpus {
         "refund", "Refunds", "money", "back", "café", "CAFE", "naïve", "hello", "world", "bit.ly/x", "call",
         "me", "at", "+1-555-0100", "scam", "pay", "now", "C++", "vs.", "ok", "Zoë", "e-mail", "x@y.com", "\"quoted\"",
     ]
+    /// Words and sentences in many scripts and spellings, for the multilingual differential test: runs of
+    /// scripts written without spaces, the same word in other cases, accents, NFC and NFD, Arabic and Hebrew
+    /// words with and without their prefixes, emoji with skin tones and variation selectors.
+    package static let multilingualVocabulary = [
+        "我们明天在北京见面", "北京", "明天见", "东京タワー", "タワー", "こんにちは", "お元気ですか", "ｶﾞｷ", "ガキ",
+        "서울에서", "서울", "만나요", "ภาษาไทย", "ไทย", "สวัสดีครับ", "น้ำ", "ສະບາຍດີ", "ខ្មែរ", "မြန်မာ",
+        "Ελλάδα", "ΕΛΛΆΔΑ", "ελλάδας", "Καλημέρα", "Ёлка", "елка", "ПРИВЕТ", "привет", "İSTANBUL", "istanbul",
+        "ırmak", "Straße", "STRASSE", "Cảm ơn", "đường", "ﬁle", "file", "café", "cafe\u{301}", "CAFÉ",
+        "والكتاب", "الكتاب", "كتاب", "بالكتاب", "كِتَابٌ", "كتـاب", "للطالب", "طالب", "والطالب", "והספר", "ספר",
+        "שָׁלוֹם", "שלום", "٢٠٢٤", "2024", "🎉", "🎉🎉", "👍🏽", "👍", "❤️", "€", "100€", "refund", "Refunds", "hello",
+        "C++", "john.doe@mail.com", "नमस्ते", "हिंदी",
+    ]
     package static let attachmentTypes = ["image", "audio", "video", "file"]
     package static let baseTime = 1_709_294_400  // 2024-03-01T12:00:00Z
 
@@ -34,7 +46,12 @@ package struct SearchCorpus {
     }
 
     /// Builds an archive of `count` messages from `seed`.
-    package static func make(seed: UInt64, count: Int, backend: TestBackend = .sqlite) async throws -> SearchCorpus {
+    ///
+    /// Message texts are one to six entries of `vocabulary`, each joined to the next by one of `separators`.
+    package static func make(
+        seed: UInt64, count: Int, backend: TestBackend = .sqlite, vocabulary: [String] = vocabulary,
+        separators: [String] = [" "]
+    ) async throws -> SearchCorpus {
         var random = SeededRandom(seed: seed)
         let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -53,8 +70,14 @@ package struct SearchCorpus {
         var entries: [Entry] = []
         for number in 0..<count {
             let dialog = dialogs[Int(random.next() % UInt64(dialogs.count))]
-            let words = (0..<(1 + Int(random.next() % 6))).map { _ in
-                vocabulary[Int(random.next() % UInt64(vocabulary.count))]
+            var text = ""
+            for index in 0..<(1 + Int(random.next() % 6)) {
+                if index > 0 {
+                    text +=
+                        separators.count == 1
+                        ? separators[0] : separators[Int(random.next() % UInt64(separators.count))]
+                }
+                text += vocabulary[Int(random.next() % UInt64(vocabulary.count))]
             }
             let attachments = (0..<Int(random.next() % 3 == 0 ? 1 + random.next() % 2 : 0)).map { _ in
                 Attachment(type: attachmentTypes[Int(random.next() % 4)], id: "f\(number)")
@@ -65,7 +88,7 @@ package struct SearchCorpus {
             let dateSent = baseTime + Int(random.next() % (60 * 86_400)) - 30 * 86_400
             let message = Message(
                 id: objectID(number + 1), chatDialogID: dialog.id,
-                text: random.next() % 15 == 0 ? nil : words.joined(separator: " "), dateSent: dateSent,
+                text: random.next() % 15 == 0 ? nil : text, dateSent: dateSent,
                 senderID: random.next() % 20 == 0 ? nil : 1 + Int(random.next() % 6),
                 recipientID: dialog.type == .private ? 1 + Int(random.next() % 6) : nil, attachments: attachments,
                 readIDs: Array(Set((0..<Int(random.next() % 4)).map { _ in 1 + Int(random.next() % 6) })).sorted(),

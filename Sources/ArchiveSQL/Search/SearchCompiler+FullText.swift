@@ -21,7 +21,7 @@ extension SearchCompiler {
             guard predicate.field == .message, predicate.op == .contains,
                 case .string(let text) = predicate.values.first
             else { return nil }
-            return dialect.substringKeys(text)
+            return substringKeys(text)
         case .not:
             return nil
         case .or(let children):

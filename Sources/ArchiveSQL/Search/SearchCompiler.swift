@@ -2,6 +2,7 @@ import Archive
 import Foundation
 import QueryLanguage
 import QuickBlox
+import TextIndex
 
 /// Compiles a parsed ``Query`` into a SQL condition over `messages m` joined to `dialogs d`, for a dialect.
 ///
@@ -145,12 +146,26 @@ struct SearchCompiler {
         scalar(SQLFragment.raw(column), op, values)
     }
 
-    /// Case-insensitive substring: the substring index for message text when it can answer, else a scan.
+    /// Case-insensitive substring (``TextIndex/ContainsFolding``): the substring index for message text when it
+    /// can answer, the word index's characters and pairs then a check for one or two CJK characters, else a
+    /// scan.
     private func substring(column: String, _ value: SQLValue, indexed: Bool) -> SQLFragment {
-        if indexed, case .text(let text) = value, let keys = dialect.substringKeys(text) {
+        if indexed, case .text(let text) = value, let keys = substringKeys(text) {
             return "\(raw: dialect.messageKey) IN (\(keys))"
         }
         return dialect.containsCondition(column: .raw(column), .bind(value))
+    }
+
+    /// The keys of the messages whose text contains `text`, from an index, or `nil` when only a scan can tell.
+    func substringKeys(_ text: String) -> SQLFragment? {
+        if let keys = dialect.substringKeys(text) { return keys }
+        guard ContainsFolding.isWordIndexed(text) else { return nil }
+        let candidates = dialect.wordKeys(dialect.wordQuery(.term(TextTerm(kind: .word, text: text, range: 0..<0))))
+        let key = dialect.messageKey
+        return """
+            SELECT \(raw: key) AS \(raw: dialect.keyColumn) FROM messages m WHERE \(raw: key) IN (\(candidates)) \
+            AND \(dialect.containsCondition(column: "m.text", .bind(text.sqlValue)))
+            """
     }
 
     /// A date column against a period `[start, end)`; see ``QueryValue/period(start:end:)``.

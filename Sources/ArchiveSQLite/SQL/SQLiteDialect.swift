@@ -1,6 +1,7 @@
 import ArchiveSQL
 import Foundation
 import QueryLanguage
+import TextIndex
 
 /// SQLite's SQL for the shared reader: FTS5 word and trigram indexes keyed by `rowid`, JSON1 functions,
 /// `INDEXED BY` to steer a plan, booleans that sum as integers.
@@ -37,15 +38,16 @@ public struct SQLiteDialect: SQLDialect {
         "SELECT rowid FROM message_words WHERE message_words MATCH \(query)"
     }
 
-    /// The trigram index answers substrings of three characters or more (one quoted string).
+    /// The trigram index answers patterns of three folded scalars or more (one quoted string, which the index's
+    /// tokenizer cuts into the same trigrams as the text).
     public func substringKeys(_ text: String) -> SQLFragment? {
-        guard text.count >= 3 else { return nil }
+        guard ContainsFolding.foldedLength(text) >= 3 else { return nil }
         let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         return "SELECT rowid FROM message_trigrams WHERE message_trigrams MATCH \(phrase)"
     }
 
-    /// A trigram index cannot match fewer than 3 characters: the same case folding, by a scan, with the
-    /// `qbarchive_contains` function every connection registers.
+    /// A trigram index cannot match fewer than 3 scalars: the same rule (``TextIndex/ContainsFolding``), by a
+    /// scan, with the `qbarchive_contains` function every connection registers.
     public func containsCondition(column: SQLFragment, _ text: SQLFragment) -> SQLFragment {
         "qbarchive_contains(\(column), \(text))"
     }

@@ -1,0 +1,46 @@
+import GRDB
+internal import GRDBSQLite
+import TextIndex
+
+/// The word index's FTS5 tokenizer (`tokenize='qbarchive_words 1'`): the shared ``TextIndex/WordTokenizer``
+/// behind SQLite's interface, so that the index holds exactly the tokens every backend indexes.
+///
+/// Registered on every connection of an archive (``SQLiteArchive/makeConfiguration(readOnly:)``): FTS5 calls
+/// it for each message written and for each query. The argument is the version of the segmentation rules;
+/// a later version is a new migration that rebuilds the index, and an archive whose index was built by rules
+/// this build does not know is refused rather than searched wrongly.
+final class WordIndexTokenizer: FTS5CustomTokenizer {
+    static let name = "qbarchive_words"
+    /// The version of ``TextIndex/WordTokenizer``'s rules this build indexes with.
+    static let version = "1"
+
+    private var tokenizer = WordTokenizer()
+
+    init(db: Database, arguments: [String]) throws {
+        guard arguments == [Self.version] else {
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "the word index was built by a newer qbarchive (tokenizer \(arguments.joined(separator: " ")))"
+            )
+        }
+    }
+
+    func tokenize(
+        context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, pText: UnsafePointer<CChar>?,
+        nText: CInt, tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
+        guard let pText, nText > 0 else { return SQLITE_OK }
+        let text = UnsafeBufferPointer(
+            start: UnsafeRawPointer(pText).assumingMemoryBound(to: UInt8.self), count: Int(nText))
+        var status = SQLITE_OK
+        tokenizer.tokenize(text, mode: tokenization.contains(.query) ? .query : .document) { token, colocated, range in
+            guard status == SQLITE_OK else { return }
+            status = token.withMemoryRebound(to: CChar.self) { bytes in
+                tokenCallback(
+                    context, colocated ? FTS5_TOKEN_COLOCATED : 0, bytes.baseAddress, CInt(bytes.count),
+                    CInt(range.lowerBound), CInt(range.upperBound))
+            }
+        }
+        return status
+    }
+}
