@@ -9,18 +9,30 @@ extension ParserState {
         var range: Range<Int>
     }
 
-    /// `field op value`, `field op (values)` or `field:value`; `token` is the field name.
-    mutating func predicate(field token: QueryToken, name: String) throws(QueryError) -> QueryPredicate {
-        if name.lowercased() == "is" { return try state(token) }
+    /// Operators other query languages spell as words, which mean the same as ours after a field.
+    static let wordOperators: [String: FilterOperator] = [
+        "contains": .contains, "eq": .equal, "equals": .equal, "ne": .notEqual, "neq": .notEqual,
+        "gt": .greaterThan, "ge": .greaterThanOrEqual, "gte": .greaterThanOrEqual, "lt": .lessThan,
+        "le": .lessThanOrEqual, "lte": .lessThanOrEqual,
+    ]
+
+    /// `field op value`, `field op (values)` or `field:value`; `token` is the field name. `op`, when given, is
+    /// the operator already read (`not in`), and the next token is the word that spelled it.
+    mutating func predicate(field token: QueryToken, name: String, op given: FilterOperator? = nil) throws(QueryError)
+        -> QueryPredicate
+    {
+        if let shortcut = QueryShortcut(name: name) { return try shortcutPredicate(shortcut, token) }
         let field = try field(named: name, at: token.range)
         guard let opToken = advance() else { throw error(at: nil, "expected an operator after the field") }
+        let spelled = text(of: opToken.range).lowercased()
         let op: FilterOperator
-        if case .comparison(let comparison) = opToken.kind {
+        if let given {
+            op = given
+        } else if case .comparison(let comparison) = opToken.kind {
             op = comparison
         } else {
-            op = FilterOperator(symbol: opToken.keyword ?? "") ?? .equal
+            op = Self.wordOperators[spelled] ?? FilterOperator(symbol: opToken.keyword ?? "") ?? .equal
         }
-        let spelled = text(of: opToken.range).lowercased()
         try check(op, spelled: spelled, on: field, at: opToken.range)
         var raw: [RawValue] = []
         if op.takesList {
@@ -40,18 +52,54 @@ extension ParserState {
         return QueryPredicate(field: field, op: op, values: values, range: token.range.lowerBound..<end)
     }
 
-    /// `is:hidden`, `is:deleted`, `is:edited`: the flag field set to true.
-    private mutating func state(_ token: QueryToken) throws(QueryError) -> QueryPredicate {
-        let names = QueryField.states.keys.sorted().map { "is:" + $0 }.joined(separator: ", ")
-        guard let opToken = advance(), case .comparison(.equal) = opToken.kind, let value = valueToken() else {
-            throw error(at: token.range, "`is` takes a state after a colon", hint: "use " + names)
+    /// `before:`, `after:`, `on:`, `during:`, `has:` and `is:`, read as the predicates they stand for.
+    private mutating func shortcutPredicate(_ shortcut: QueryShortcut, _ token: QueryToken) throws(QueryError)
+        -> QueryPredicate
+    {
+        let name = shortcut.rawValue
+        let example =
+            switch shortcut {
+            case .before, .after, .on: "\(name):2024-03-01"
+            case .during: "during:2024-03"
+            case .has: "has:attachment"
+            case .is: "is:edited"
+            }
+        guard let opToken = advance() else {
+            throw error(at: token.range, "`\(name)` takes its value after a colon", hint: "write \(example)")
         }
-        guard let field = QueryField.states[value.text.lowercased()] else {
-            throw error(
-                at: value.range, "`\(QueryError.excerpt(value.text))` is not a state `is:` knows", hint: "use " + names)
+        guard case .comparison(let op) = opToken.kind, op == .equal else {
+            let spelled = QueryError.excerpt(text(of: opToken.range))
+            throw error(at: opToken.range, "`\(spelled)` is not allowed on `\(name)`", hint: "write \(example)")
         }
-        return QueryPredicate(
-            field: field, op: .equal, values: [.bool(true)], range: token.range.lowerBound..<value.range.upperBound)
+        guard let value = valueToken() else {
+            throw error(at: opToken.range, "`:` needs a value after it", hint: "write \(example)")
+        }
+        let range = token.range.lowerBound..<value.range.upperBound
+        let lower = value.text.lowercased()
+        switch shortcut {
+        case .before, .after, .on, .during:
+            guard let period = QueryDate.period(value.text, now: now, zone: zone) else {
+                let hint = QueryDate.isSmallNumber(value.text) ? QueryDate.smallNumberHint : QueryDate.hint
+                throw error(at: value.range, "`\(QueryError.excerpt(value.text))` is not a date", hint: hint)
+            }
+            return QueryPredicate(
+                field: .dateSent, op: shortcut.dateOperator, values: [.period(start: period.start, end: period.end)],
+                range: range)
+        case .has:
+            guard let (field, wanted) = QueryShortcut.hasValues[lower] else {
+                throw error(
+                    at: value.range, "`\(QueryError.excerpt(value.text))` is not something `has:` knows",
+                    hint: QueryShortcut.hasHint)
+            }
+            return QueryPredicate(field: field, op: .equal, values: [wanted], range: range)
+        case .is:
+            guard let (field, wanted) = QueryShortcut.isValues[lower] else {
+                throw error(
+                    at: value.range, "`\(QueryError.excerpt(value.text))` is not a state `is:` knows",
+                    hint: QueryShortcut.isHint)
+            }
+            return QueryPredicate(field: field, op: .equal, values: [wanted], range: range)
+        }
     }
 
     /// The values after `in`, `nin` or `all`: `(a, b)`, or without parentheses `a` or `a, b`.
@@ -115,16 +163,21 @@ extension ParserState {
             hint: keyword ? "to compare with the word itself, put it in quotes" : nil)
     }
 
-    /// The field called `name`, or an "unknown field" error at `range` with a suggestion.
+    /// The field called `name`, or an "unknown field" error at `range` naming the nearest fields.
     private func field(named name: String, at range: Range<Int>) throws(QueryError) -> QueryField {
         if let field = QueryField.named(name) { return field }
+        if let instead = QueryField.flagInstead(of: name) {
+            throw error(at: range, "`\(QueryError.excerpt(name))` is not a field", hint: instead)
+        }
         let hint: String
-        if let suggestion = QueryField.suggestion(for: name) {
-            hint = "did you mean `\(suggestion)`?"
+        if let suggestions = QueryField.didYouMean(QueryField.suggestions(for: name)) {
+            hint = suggestions
         } else if name.lowercased().hasPrefix("custom.") {
             hint = "a custom key is made of letters, digits, `_`, `.` and `-`"
         } else {
-            hint = "fields are listed in docs/query-language.md; to search for the text, put it in quotes"
+            hint =
+                "search operators are from:, to:, in:, before:, after:, on:, during:, has: and is:, and every field "
+                + "is listed in docs/query-language.md; to search for the text, put it in quotes"
         }
         throw error(at: range, "unknown field `\(QueryError.excerpt(name))`", hint: hint)
     }
@@ -133,10 +186,7 @@ extension ParserState {
         throws(QueryError)
     {
         guard !field.operators.contains(op) else { return }
-        let hint =
-            field == .hasAttachment
-            ? "use has:attachment, or -has:attachment for none"
-            : "use " + field.operators.map(\.symbol).joined(separator: ", ")
+        let hint = "use " + field.operators.map(\.symbol).joined(separator: ", ")
         throw error(at: range, "`\(QueryError.excerpt(spelled))` is not allowed on `\(field.name)`", hint: hint)
     }
 
@@ -144,6 +194,11 @@ extension ParserState {
     mutating func restPredicate(_ filter: QueryToken.RestFilter, range: Range<Int>) throws(QueryError)
         -> QueryPredicate
     {
+        if QueryShortcut(name: filter.field) != nil {
+            throw error(
+                at: filter.fieldRange, "`\(filter.field)` is a search operator, not a QuickBlox filter",
+                hint: "write \(filter.field.lowercased()):value, with a colon")
+        }
         let field = try field(named: filter.field, at: filter.fieldRange)
         let name = filter.op.lowercased()
         let op: FilterOperator
@@ -165,7 +220,7 @@ extension ParserState {
         var values: [QueryValue] = []
         for piece in try pieces(of: filter, list: op.takesList && !field.isDate) {
             var text = filter.quoted ? piece.text : Self.percentDecoded(piece.text, plusIsSpace: true)
-            if field.isDate, !filter.quoted, QueryDate.period(text, now: now) == nil {
+            if field.isDate, !filter.quoted, QueryDate.period(text, now: now, zone: zone) == nil {
                 text = Self.percentDecoded(piece.text, plusIsSpace: false)  // `+02:00` typed rather than pasted
             }
             values.append(try value(text, quoted: filter.quoted, for: field, at: piece.range))

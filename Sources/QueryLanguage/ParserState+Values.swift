@@ -27,18 +27,12 @@ extension ParserState {
                     at: range, "`\(shown)` is not a dialog type", hint: "use private, group or public (3, 2, 1)")
             }
         case .dateSent, .updatedAt:
-            guard let period = QueryDate.period(text, now: now) else {
+            guard let period = QueryDate.period(text, now: now, zone: zone) else {
                 let hint = QueryDate.isSmallNumber(text) ? QueryDate.smallNumberHint : QueryDate.hint
                 throw error(at: range, "`\(shown)` is not a date", hint: hint)
             }
             return .period(start: period.start, end: period.end)
-        case .hasAttachment:
-            guard ["attachment", "attachments"].contains(text.lowercased()) else {
-                throw error(
-                    at: range, "`has` takes only `attachment`", hint: "use has:attachment, or -has:attachment for none")
-            }
-            return .bool(true)
-        case .edited, .deleted, .hidden:
+        case .edited, .deleted, .hidden, .hasAttachment, .hasLink:
             switch text.lowercased() {
             case "true", "yes", "1": return .bool(true)
             case "false", "no", "0": return .bool(false)

@@ -1,3 +1,6 @@
+import Foundation
+import TextIndex
+
 /// The parser's position in the token list, and the boolean part of the grammar.
 ///
 /// ```
@@ -11,12 +14,19 @@ struct ParserState {
     let characters: [Character]
     let tokens: [QueryToken]
     let now: Int
+    /// The zone calendar dates are read in.
+    let zone: TimeZone
     var index = 0
+    /// Words after `from`, `to`, `in`… without a colon, for the archive to check (``QueryAmbiguity``).
+    var ambiguities: [QueryAmbiguity] = []
+    /// Cuts text terms as the word index does, to refuse terms with nothing in them to search for.
+    var tokenizer = WordTokenizer()
 
-    init(characters: [Character], tokens: [QueryToken], now: Int) {
+    init(characters: [Character], tokens: [QueryToken], now: Int, zone: TimeZone) {
         self.characters = characters
         self.tokens = tokens
         self.now = now
+        self.zone = zone
     }
 
     var peek: QueryToken? { index < tokens.count ? tokens[index] : nil }
@@ -50,9 +60,11 @@ struct ParserState {
 
     private mutating func parseOr(depth: Int) throws(QueryError) -> QueryExpression {
         var children = [try parseAnd(depth: depth)]
-        while let token = peek, token.keyword == "or" {
+        while let token = peek, token.keyword == "or" || token.kind == .pipes {
             index += 1
-            guard let next = peek, startsTerm(next) else { throw error(at: token.range, "`or` needs a term after it") }
+            guard let next = peek, startsTerm(next) else {
+                throw error(at: token.range, "`\(text(of: token.range).lowercased())` needs a term after it")
+            }
             children.append(try parseAnd(depth: depth))
         }
         guard children.count > 1 else { return children[0] }
@@ -67,7 +79,7 @@ struct ParserState {
                 continue
             }
             if token.kind == .ampersand || token.keyword == "and" {
-                let name = token.kind == .ampersand ? "&" : "and"
+                let name = token.kind == .ampersand ? text(of: token.range) : "and"
                 guard !children.isEmpty else { throw error(at: token.range, "`\(name)` needs a term before it") }
                 index += 1
                 guard let next = peek, startsTerm(next) else {
@@ -80,7 +92,9 @@ struct ParserState {
         }
         guard !children.isEmpty else {
             guard let token = peek else { throw error(at: nil, "the query ends where a term was expected") }
-            if token.keyword == "or" { throw error(at: token.range, "`or` needs a term before it") }
+            if token.keyword == "or" || token.kind == .pipes {
+                throw error(at: token.range, "`\(text(of: token.range).lowercased())` needs a term before it")
+            }
             throw error(at: token.range, "expected a term here", hint: Self.hint(token))
         }
         guard children.count > 1 else { return children[0] }
@@ -90,8 +104,8 @@ struct ParserState {
     private func startsTerm(_ token: QueryToken) -> Bool {
         switch token.kind {
         case .word: token.keyword != "or" && token.keyword != "and"
-        case .quoted, .openParenthesis, .minus, .rest: true
-        case .closeParenthesis, .comma, .ampersand, .comparison: false
+        case .quoted, .openParenthesis, .minus, .rest, .foreign: true
+        case .closeParenthesis, .comma, .ampersand, .comparison, .pipes: false
         }
     }
 
@@ -135,24 +149,46 @@ struct ParserState {
         guard let token = advance() else { throw error(at: nil, "the query ends where a term was expected") }
         switch token.kind {
         case .quoted(let text):
-            return .text(TextTerm(kind: .phrase, text: text, range: token.range))
+            return .text(try textTerm(.phrase, text, token.range))
         case .rest(let filter):
             return .predicate(try restPredicate(filter, range: token.range))
+        case .foreign(let symbol):
+            throw regularExpression(symbol, at: token.range, field: nil)
         case .word(let text):
             if let next = peek {
                 if case .comparison = next.kind { return .predicate(try predicate(field: token, name: text)) }
+                if let field = QueryField.named(text), let foreign = try foreignOperator(after: token, field: field) {
+                    return foreign
+                }
                 if let keyword = next.keyword, ["ctn", "in", "nin", "all"].contains(keyword),
                     QueryField.named(text) != nil || (keyword != "in" && QueryField.suggestion(for: text) != nil)
                 {
                     return .predicate(try predicate(field: token, name: text))
                 }
             }
+            try checkWordBeforeValue(token, text)
             if text.hasSuffix("*"), text.contains(where: { $0 != "*" }) {
-                return .text(TextTerm(kind: .prefix, text: String(text.dropLast()), range: token.range))
+                return .text(try textTerm(.prefix, String(text.dropLast()), token.range))
             }
-            return .text(TextTerm(kind: .word, text: text, range: token.range))
+            return .text(try textTerm(.word, text, token.range))
         default:
             throw error(at: token.range, "expected a term here", hint: Self.hint(token))
         }
+    }
+
+    /// A full-text term, refused when it holds nothing the word index has: no letter, digit, emoji or
+    /// symbol (`++`, `--`, `...`), which would otherwise match no message without a word of explanation.
+    private mutating func textTerm(_ kind: TextTerm.Kind, _ text: String, _ range: Range<Int>) throws(QueryError)
+        -> TextTerm
+    {
+        if tokenizer.tokens(of: text, mode: .query).isEmpty {
+            let shown = kind == .phrase ? "\"\(QueryError.excerpt(text))\"" : "`\(QueryError.excerpt(text))`"
+            let pattern = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            throw error(
+                at: range, "\(shown) has nothing a word search can find: words are letters, digits, emoji and symbols",
+                hint: text.isEmpty
+                    ? "put a word between the quotes" : "to find these characters, use message ctn \"\(pattern)\"")
+        }
+        return TextTerm(kind: kind, text: text, range: range)
     }
 }

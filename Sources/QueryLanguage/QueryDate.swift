@@ -1,9 +1,13 @@
+import Foundation
+
 /// Reads the date values of the language as half-open periods of unix seconds `[start, end)`.
 ///
-/// Plain arithmetic on the proleptic Gregorian calendar in UTC rather than `Calendar`: the
-/// language's dates are all UTC unless they carry an offset, and the result must not depend on the
-/// machine's time zone or locale. Every computation is overflow-checked, so hostile input (a
-/// 19-digit number, `999999999w`) is "not a date", never a trap.
+/// Plain arithmetic on the proleptic Gregorian calendar rather than `Calendar`: days, months and years are
+/// read in the query's time zone (UTC unless `--tz` names another), and the result must not depend on the
+/// machine's zone or locale. In another zone a calendar period starts and ends at that zone's local
+/// midnights, daylight saving time included (a day may last 23 or 25 hours); values with their own offset
+/// (`Z`, `+02:00`), unix seconds and relative values (`7d`) are the same in every zone. Every computation
+/// is overflow-checked, so hostile input (a 19-digit number, `999999999w`) is "not a date", never a trap.
 public enum QueryDate {
     /// What a date may look like, for the hint of a value that is not one.
     public static let hint =
@@ -17,14 +21,18 @@ public enum QueryDate {
     private static let day = 86_400
     private static let units: [Character: Int] = ["m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
 
-    /// The period `text` names, relative ones measured back from `now`; `nil` when it is not a date.
-    public static func period(_ text: String, now: Int) -> (start: Int, end: Int)? {
+    /// The period `text` names, relative ones measured back from `now`, calendar ones in `zone`; `nil` when
+    /// it is not a date.
+    public static func period(_ text: String, now: Int, zone: TimeZone = utc) -> (start: Int, end: Int)? {
         let lower = text.lowercased()
         switch lower {
         case "today", "yesterday":
-            let remainder = ((now % day) + day) % day
-            let (today, overflow) = now.subtractingReportingOverflow(remainder + (lower == "today" ? 0 : day))
-            return overflow ? nil : span(today, day)
+            guard let local = localSeconds(now, zone: zone) else { return nil }
+            let remainder = ((local % day) + day) % day
+            let (today, overflow) = local.subtractingReportingOverflow(remainder + (lower == "today" ? 0 : day))
+            guard !overflow, let start = utcSeconds(today, zone: zone), let end = utcSeconds(today + day, zone: zone)
+            else { return nil }
+            return (start, end)
         case "now": return span(now, 1)
         default: break
         }
@@ -35,7 +43,57 @@ public enum QueryDate {
         if let seconds = digits(Substring(lower), count: 9...12), seconds >= firstUnixSecond {
             return span(seconds, 1)
         }
-        return calendarPeriod(Substring(lower))
+        return calendarPeriod(Substring(lower), zone: zone)
+    }
+
+    /// An instant as a person reads it in `zone`: `2024-03-01 00:00 UTC`, `2024-03-01 10:00:07 +01:00`.
+    public static func describe(_ seconds: Int, zone: TimeZone) -> String {
+        let local = localSeconds(seconds, zone: zone) ?? seconds
+        let days = local >= 0 ? local / day : -((-local + day - 1) / day)
+        let (year, month, dayOfMonth) = civilDate(days: days)
+        let time = local - days * day
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = "\(year)-\(two(month))-\(two(dayOfMonth)) \(two(time / 3_600)):\(two(time / 60 % 60))"
+        if time % 60 != 0 { text += ":" + two(time % 60) }
+        let offset = local - seconds
+        if zone == utc || (zone.identifier == "UTC" || zone.identifier == "GMT") && offset == 0 { return text + " UTC" }
+        let sign = offset < 0 ? "-" : "+"
+        return text + " \(sign)\(two(abs(offset) / 3_600)):\(two(abs(offset) / 60 % 60))"
+    }
+
+    /// Year, month and day of a day number (days since 1970-01-01; Howard Hinnant's `civil_from_days`).
+    static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPart = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthPart + 2) / 5 + 1
+        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
+    }
+
+    /// UTC, the default zone of every query.
+    public static let utc = TimeZone(secondsFromGMT: 0)!
+
+    /// Local wall-clock seconds (as if the zone were UTC) of the instant `seconds`.
+    static func localSeconds(_ seconds: Int, zone: TimeZone) -> Int? {
+        guard zone != utc else { return seconds }
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        let (local, overflow) = seconds.addingReportingOverflow(offset)
+        return overflow ? nil : local
+    }
+
+    /// The instant at which the zone's clocks show the wall-clock seconds `local` (in a gap that a change to
+    /// summer time skips, the instant after it).
+    static func utcSeconds(_ local: Int, zone: TimeZone) -> Int? {
+        guard zone != utc else { return local }
+        guard abs(local) < 1 << 50 else { return nil }
+        func offset(_ instant: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) }
+        let first = local - offset(local)
+        let second = local - offset(first)
+        return second + offset(second) == local ? second : max(first, second)
     }
 
     /// Whether `text` is a bare number too small to be unix seconds (and not a four-digit year).
@@ -43,8 +101,19 @@ public enum QueryDate {
         (1...8).contains(text.count) && text.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM|±HHMM|±HH]`.
-    private static func calendarPeriod(_ text: Substring) -> (start: Int, end: Int)? {
+    /// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, and `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM|±HHMM|±HH]`, in `zone`
+    /// unless the value has its own offset.
+    private static func calendarPeriod(_ text: Substring, zone: TimeZone) -> (start: Int, end: Int)? {
+        guard let local = calendarPeriod(text) else { return nil }
+        guard !local.ownOffset, zone != utc else { return (local.start, local.end) }
+        guard let start = utcSeconds(local.start, zone: zone), let end = utcSeconds(local.end, zone: zone) else {
+            return nil
+        }
+        return (start, end)
+    }
+
+    /// The period in wall-clock seconds, and whether the value named its own offset.
+    private static func calendarPeriod(_ text: Substring) -> (start: Int, end: Int, ownOffset: Bool)? {
         let parts = text.split(separator: "t", maxSplits: 1, omittingEmptySubsequences: false)
         let pieces = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(pieces.count), let year = digits(pieces[0], count: 4...4) else { return nil }
@@ -56,27 +125,31 @@ public enum QueryDate {
         let start = daysSinceEpoch(year: year, month: month, day: dayOfMonth) * day
         guard parts.count == 2 else {
             switch pieces.count {
-            case 1: return (start, daysSinceEpoch(year: year + 1, month: 1, day: 1) * day)
+            case 1: return (start, daysSinceEpoch(year: year + 1, month: 1, day: 1) * day, false)
             case 2:
                 let next = month == 12 ? (year + 1, 1) : (year, month + 1)
-                return (start, daysSinceEpoch(year: next.0, month: next.1, day: 1) * day)
-            default: return span(start, day)
+                return (start, daysSinceEpoch(year: next.0, month: next.1, day: 1) * day, false)
+            default: return (start, start + day, false)
             }
         }
-        guard pieces.count == 3, let time = secondsOfDay(parts[1]) else { return nil }
-        return span(start + time, 1)
+        guard pieces.count == 3, let (time, ownOffset) = secondsOfDay(parts[1]) else { return nil }
+        return (start + time, start + time + 1, ownOffset)
     }
 
-    /// Seconds from midnight UTC of `HH:MM[:SS[.fff]]` with an optional `Z` or `±HH[:MM]` offset.
-    private static func secondsOfDay(_ text: Substring) -> Int? {
+    /// Seconds from midnight UTC of `HH:MM[:SS[.fff]]` with an optional `Z` or `±HH[:MM]` offset, and whether
+    /// the offset was given.
+    private static func secondsOfDay(_ text: Substring) -> (Int, Bool)? {
         var clock = text
         var offset = 0
+        var ownOffset = false
         if clock.hasSuffix("z") {
             clock = clock.dropLast()
+            ownOffset = true
         } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
             guard let zone = zoneOffset(clock[clock.index(after: sign)...]) else { return nil }
             offset = clock[sign] == "+" ? zone : -zone
             clock = clock[..<sign]
+            ownOffset = true
         }
         if let dot = clock.firstIndex(of: ".") {
             guard digits(clock[clock.index(after: dot)...], count: 1...9) != nil else { return nil }
@@ -86,7 +159,7 @@ public enum QueryDate {
         guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1] else { return nil }
         let second = fields.count == 3 ? fields[2] : 0
         guard let second, hour < 24, minute < 60, second < 60 else { return nil }
-        return hour * 3_600 + minute * 60 + second - offset
+        return (hour * 3_600 + minute * 60 + second - offset, ownOffset)
     }
 
     /// Seconds east of UTC of `HH:MM`, `HHMM` or `HH` (at most 14 hours).

@@ -64,7 +64,7 @@ public struct QueryError: Error, LocalizedError, Sendable, Hashable {
     }
 
     /// `text` for quoting inside a message: at most 40 Characters, on one line.
-    static func excerpt(_ text: String) -> String {
+    public static func excerpt(_ text: String) -> String {
         oneLine(text.count > 40 ? String(text.prefix(39)) + "…" : text)
     }
 }

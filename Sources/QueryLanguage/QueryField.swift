@@ -9,6 +9,8 @@ public enum QueryField: Sendable, Hashable {
     case attachmentType, hasAttachment, readIDs, occupantsIDs, edited, deleted
     /// Hidden for some user (QuickBlox's "delete for me"), and for which users.
     case hidden, hiddenFor
+    /// The message text holds a link (`has:link`): `http://`, `https://` or `www.`, in any case.
+    case hasLink
     /// A custom message parameter (`custom.KEY`, KEY as typed).
     case custom(String)
 
@@ -31,6 +33,7 @@ public enum QueryField: Sendable, Hashable {
         case .deleted: "deleted"
         case .hidden: "hidden"
         case .hiddenFor: "hidden_for"
+        case .hasLink: "has:link"
         case .custom(let key): "custom." + key
         }
     }
@@ -40,19 +43,13 @@ public enum QueryField: Sendable, Hashable {
         "message": .message, "text": .message,
         "sender_id": .senderID, "from": .senderID, "sender": .senderID,
         "recipient_id": .recipientID, "to": .recipientID, "recipient": .recipientID,
-        "dialog": .dialog, "chat_dialog_id": .dialog, "dialog_id": .dialog,
+        "dialog": .dialog, "chat_dialog_id": .dialog, "dialog_id": .dialog, "in": .dialog,
         "dialog_type": .dialogType, "dialog_name": .dialogName,
         "date_sent": .dateSent, "date": .dateSent, "updated_at": .updatedAt,
         "attachments.type": .attachmentType, "attachment_type": .attachmentType,
         "has": .hasAttachment, "read_ids": .readIDs, "occupants_ids": .occupantsIDs,
         "edited": .edited, "deleted": .deleted, "hidden": .hidden, "hidden_for": .hiddenFor,
     ]
-
-    /// `is:VALUE`, Slack's and Gmail's way to test a state: the flag fields it may name.
-    static let states: [String: QueryField] = ["hidden": .hidden, "deleted": .deleted, "edited": .edited]
-
-    /// Every name and alias in a fixed order, so suggestions do not depend on hashing.
-    private static let sortedNames = names.keys.sorted()
 
     /// The field named `name` (case-insensitive), `custom.KEY` included (KEY of `[A-Za-z0-9_.-]`).
     static func named(_ name: String) -> QueryField? {
@@ -83,52 +80,11 @@ public enum QueryField: Sendable, Hashable {
         case .dialogName: return [.equal, .notEqual, .contains, .in, .notIn]
         case .dateSent, .updatedAt: return ordered + [.in]
         case .hasAttachment: return [.equal]
-        case .edited, .deleted, .hidden: return [.equal, .notEqual]
+        case .edited, .deleted, .hidden, .hasLink: return [.equal, .notEqual]
         case .custom: return ordered + [.contains, .in, .notIn]
         }
     }
 
     /// Whether values are dates (one period, also after `in`).
     var isDate: Bool { self == .dateSent || self == .updatedAt }
-
-    /// The closest field name or alias to `name`, for "did you mean".
-    ///
-    /// Only names of four or more letters are suggested, within one edit per four letters (at
-    /// least one): short aliases such as `to` would otherwise claim every short word before a `:`
-    /// (`10:00`, `re:`).
-    static func suggestion(for name: String) -> String? {
-        let lower = name.lowercased()
-        var best: (name: String, distance: Int)?
-        for candidate in sortedNames where candidate.count >= 4 {
-            let limit = max(1, candidate.count / 4)
-            guard abs(candidate.count - lower.count) <= limit else { continue }
-            // Ties go to the canonical name: `attachment.type` is as near `attachment_type`.
-            let canonical = names[candidate]?.name == candidate
-            let distance = 2 * editDistance(lower, candidate) + (canonical ? 0 : 1)
-            if distance <= 2 * limit + 1, distance < (best?.distance ?? .max) { best = (candidate, distance) }
-        }
-        return best?.name
-    }
-
-    /// Edit distance counting an insertion, deletion, substitution or swap of neighbours as one.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], before[j - 2] + 1)
-                }
-            }
-            before = previous
-            previous = current
-        }
-        return previous[b.count]
-    }
 }

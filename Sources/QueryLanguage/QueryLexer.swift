@@ -3,8 +3,9 @@ import QuickBlox
 /// Splits a query into tokens.
 ///
 /// Written by hand (the language is small and errors need exact Character offsets). Two places
-/// need a little context: `field:value` — a `:` ends a word only when the word is a field name
-/// or nearly one (to report the typo), so `http://x`, `10:00` and `Re:` stay whole — and QuickBlox's REST form
+/// need a little context: `field:value` — a `:` ends a word when the word is a field name or an
+/// operator, or a name followed at once by a value (to report the unknown name), so `http://x`, `10:00`
+/// and `Re: x` stay whole — and QuickBlox's REST form
 /// `field[op]=v1,v2` / `field=value`, read as one token because its values are percent-encoded and
 /// comma-separated. Every step consumes at least one Character and nothing is rescanned, so the
 /// lexer is linear in the input whatever it is.
@@ -33,11 +34,15 @@ struct QueryLexer {
             case "(": emit(.openParenthesis, from: start, length: 1)
             case ")": emit(.closeParenthesis, from: start, length: 1)
             case ",": emit(.comma, from: start, length: 1)
-            case "&": emit(.ampersand, from: start, length: 1)
+            case "&": emit(.ampersand, from: start, length: next(1) == "&" ? 2 : 1)  // `&&` is `&`
+            case "|" where next(1) == "|": emit(.pipes, from: start, length: 2)
+            case "~": emit(.foreign(next(1) == "*" ? "~*" : "~"), from: start, length: next(1) == "*" ? 2 : 1)
             case "\"":
                 let (text, end) = try quoted(from: start)
                 emit(.quoted(text), from: start, length: end - start)
-            case "=": emit(.comparison(.equal), from: start, length: 1)
+            case "=" where next(1) == "~": emit(.foreign("=~"), from: start, length: 2)
+            case "=": emit(.comparison(.equal), from: start, length: next(1) == "=" ? 2 : 1)  // `==` is `=`
+            case "<" where next(1) == ">": emit(.comparison(.notEqual), from: start, length: 2)  // SQL's `<>`
             case "<", ">":
                 let orEqual = next(1) == "="
                 let op: FilterOperator =
@@ -45,6 +50,8 @@ struct QueryLexer {
                     ? (orEqual ? .lessThanOrEqual : .lessThan) : (orEqual ? .greaterThanOrEqual : .greaterThan)
                 emit(.comparison(op), from: start, length: orEqual ? 2 : 1)
             case "!" where next(1) == "=": emit(.comparison(.notEqual), from: start, length: 2)
+            case "!" where next(1) == "~": emit(.foreign("!~"), from: start, length: 2)
+            case "!" where negates: emit(.minus, from: start, length: 1)  // `!spam` is `-spam`
             case "!":
                 throw QueryError(position: start, length: 1, message: "unexpected `!`", hint: "use `!=`, `not` or `-`")
             case "-" where negates: emit(.minus, from: start, length: 1)
@@ -57,10 +64,12 @@ struct QueryLexer {
         index + offset < characters.count ? characters[index + offset] : nil
     }
 
-    /// Whether the `-` here negates the term after it (`-spam`, `-(a b)`), rather than being part of
+    /// Whether the `-` (or `!`) here negates the term after it (`-spam`, `-(a b)`), rather than being part of
     /// a word (`e-mail`), a value after an operator (`> -5`) or a negative number (`-5`).
     private var negates: Bool {
-        guard let following = next(1), !following.isWhitespace, !following.isNumber else { return false }
+        guard let following = next(1), !following.isWhitespace, !following.isNumber, following != "=" else {
+            return false
+        }
         if let last = tokens.last, case .comparison = last.kind { return false }
         guard index > 0 else { return true }
         let previous = characters[index - 1]
@@ -109,7 +118,7 @@ struct QueryLexer {
                     tokens.append(rest)
                     return
                 }
-                if character == ":", QueryField.named(text) != nil || text.lowercased() == "is" || nearlyField(text) {
+                if character == ":", splitsAtColon(text) {
                     tokens.append(QueryToken(kind: .word(text), range: start..<index))
                     emit(.comparison(.equal), from: index, length: 1)
                     return
@@ -123,11 +132,16 @@ struct QueryLexer {
         tokens.append(QueryToken(kind: .word(text), range: start..<index))
     }
 
-    /// Whether `text`, just before a `:` with a value right after it, is a mistyped field (`frm:alice`)
-    /// to report, rather than text to search for (`Re: refund`, `10:00`).
-    private func nearlyField(_ text: String) -> Bool {
-        guard let following = next(1), !following.isWhitespace else { return false }
-        return QueryField.suggestion(for: text) != nil
+    /// Whether the word `text`, just before a `:`, is a field or an operator to read (`from:alice`, `has:link`),
+    /// or a name that is no field (`frm:alice`, `re:refund`) to report, rather than text to search for.
+    ///
+    /// A field or a search operator always splits (`from: alice` names the value after the space). Another
+    /// name splits only when it starts with a letter and a value follows at once: `Re: refund` (a space),
+    /// `10:00` (a digit first) and `https://…` (a slash) stay text.
+    private func splitsAtColon(_ text: String) -> Bool {
+        if QueryField.named(text) != nil || QueryShortcut(name: text) != nil { return true }
+        guard let first = text.first, first.isASCII, first.isLetter, let following = next(1) else { return false }
+        return !following.isWhitespace && following != "/" && following != ":"
     }
 
     /// The REST-form token when the word `field` is followed by `[op]=value`, or by `=value` with no

@@ -17,10 +17,14 @@ public struct QueryParser: Sendable {
 
     /// The time relative dates (`7d`, `today`) are measured from, in unix seconds.
     public var now: Int
+    /// The zone in which days, months and years (`2024-03-01`, `today`) are read; UTC by default.
+    public var zone: TimeZone
 
-    /// A parser measuring relative dates from `now` (unix seconds), passed in so results are reproducible.
-    public init(now: Int) {
+    /// A parser measuring relative dates from `now` (unix seconds), passed in so results are reproducible, and
+    /// reading calendar dates in `zone`.
+    public init(now: Int, zone: TimeZone = QueryDate.utc) {
         self.now = now
+        self.zone = zone
     }
 
     /// The query `source` means, or the first thing wrong with it.
@@ -32,8 +36,10 @@ public struct QueryParser: Sendable {
             throw QueryError(
                 position: 0, length: 0, message: "empty query", hint: "type words to find, or field:value to filter")
         }
-        var state = ParserState(characters: characters, tokens: tokens, now: now)
-        return Query(source: source, root: try state.parseQuery())
+        var state = ParserState(characters: characters, tokens: tokens, now: now, zone: zone)
+        let root = try state.parseQuery()
+        try QueryConsistency.check(root, source: characters, zone: zone)
+        return Query(source: source, root: root, ambiguities: state.ambiguities)
     }
 
     /// Refuses a query longer than ``maximumLength`` bytes or holding a control character (C0, DEL or C1:

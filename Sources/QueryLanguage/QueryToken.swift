@@ -8,6 +8,11 @@ struct QueryToken: Sendable, Hashable {
         /// A "double-quoted" string, escapes resolved.
         case quoted(String)
         case openParenthesis, closeParenthesis, comma, ampersand
+        /// `||`, read as `or`.
+        case pipes
+        /// An operator of another language that this one does not have: a regular-expression match (`~`,
+        /// `=~`, `!~`, `~*`). Read only to explain the error.
+        case foreign(String)
         /// A `-` that negates the term after it.
         case minus
         /// `=`, `!=`, `<`, `<=`, `>`, `>=`, or the `:` of `field:value` (read as `=`).

@@ -107,8 +107,9 @@ struct QueryGenerator {
         return String(word.dropFirst(start).prefix(length))
     }
 
+    /// Ids of archived users (1…6): a query naming an id the archive does not have is refused, not run.
     private func ids(_ random: inout SeededRandom) -> [QueryValue] {
-        (0..<1 + Int(random.next() % 3)).map { _ in .int(1 + Int(random.next() % 7)) }
+        (0..<1 + Int(random.next() % 3)).map { _ in .int(1 + Int(random.next() % 6)) }
     }
 
     private func period(_ random: inout SeededRandom) -> QueryValue {
@@ -132,7 +133,7 @@ struct QueryGenerator {
         case 1, 2:
             field = pick([.senderID, .recipientID], &random)
             op = pick(comparisons + [.in, .notIn], &random)
-            values = op == .in || op == .notIn ? ids(&random) : [.int(1 + Int(random.next() % 7))]
+            values = op == .in || op == .notIn ? ids(&random) : [.int(1 + Int(random.next() % 6))]
             if op == .equal, random.next() % 2 == 0 { values = [.login("user\(1 + random.next() % 6)")] }
         case 3:
             field = .dialog
@@ -166,7 +167,7 @@ struct QueryGenerator {
             op =
                 field == .hiddenFor
                 ? pick([.equal, .notEqual, .in, .notIn], &random) : pick(comparisons + [.in, .notIn, .all], &random)
-            values = [.in, .notIn, .all].contains(op) ? ids(&random) : [.int(1 + Int(random.next() % 7))]
+            values = [.in, .notIn, .all].contains(op) ? ids(&random) : [.int(1 + Int(random.next() % 6))]
         case 11:
             field = pick([.hasAttachment, .edited, .deleted, .hidden], &random)
             op = pick([.equal, .notEqual], &random)

@@ -26,7 +26,7 @@ struct HostileInputTests {
 
     /// Queries built in code (the parser caps text at 4 KB, so typed queries cannot get this far) that pass
     /// SQLite's limits once compiled are positioned errors, never raw database errors.
-    @Test(arguments: [(#"message ctn "the""#, 600), ("sender_id = 1", 1200)])
+    @Test(arguments: [(#"message ctn "the""#, 600), ("sender_id > 1", 1200)])
     func queriesPastSQLiteLimitsArePositionedErrors(term: String, count: Int) async throws {
         let fixture = try await ArchiveFixture()
         try await fixture.write([F.message(1, text: "the end", offset: 1)])

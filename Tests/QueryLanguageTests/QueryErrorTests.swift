@@ -59,9 +59,13 @@ struct QueryErrorTests {
         ("read_ids = bob", 11, 3, "`bob` is not a user id"),
         ("edited = maybe", 9, 5, "`maybe` is not true or false"),
         ("is:gone", 3, 4, "`gone` is not a state `is:` knows"),
-        ("refund is:", 7, 2, "`is` takes a state after a colon"),
+        ("refund is:", 9, 1, "`:` needs a value after it"),
         ("hidden_for > 3", 11, 1, "`>` is not allowed on `hidden_for`"),
-        ("has:photo", 4, 5, "`has` takes only `attachment`"),
+        ("has:pics", 4, 4, "`pics` is not something `has:` knows"),
+        ("re:hello", 0, 2, "unknown field `re`"),
+        ("*", 0, 1, "`*` has nothing a word search can find: words are letters, digits, emoji and symbols"),
+        (#"a """#, 2, 2, "\"\" has nothing a word search can find: words are letters, digits, emoji and symbols"),
+        ("++", 0, 2, "`++` has nothing a word search can find: words are letters, digits, emoji and symbols"),
         (#"from:"""#, 5, 2, "an empty login"),
     ])
     func positionedErrors(_ source: String, _ position: Int, _ length: Int, _ message: String) {
@@ -87,7 +91,7 @@ struct QueryErrorTests {
     @Test func noSuggestionForFarOffNames() {
         let error = failure("zzz = 5")
         #expect(error?.message == "unknown field `zzz`")
-        #expect(error?.hint?.hasPrefix("fields are listed in docs/query-language.md") == true)
+        #expect(error?.hint?.hasPrefix("search operators are from:, to:, in:, before:") == true)
     }
 
     @Test func theRenderedCaretAndTheDescription() {

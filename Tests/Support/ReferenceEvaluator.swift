@@ -179,6 +179,9 @@ package struct ReferenceEvaluator {
         case .attachmentType:
             return elements(message.attachments.map { $0.type.map(JSONValue.string) ?? .null }, predicate)
         case .hasAttachment: return flag(!message.attachments.isEmpty, predicate)
+        case .hasLink:
+            let linked = ["http://", "https://", "www."].contains { Self.contains(message.text, $0) }
+            return flag(linked, predicate)
         case .readIDs: return elements(message.readIDs.map(JSONValue.int), predicate)
         case .occupantsIDs: return elements(entry.dialog.occupantIDs.map(JSONValue.int), predicate)
         case .edited: return flag(entry.edited, predicate)

@@ -99,17 +99,6 @@ extension SQLArchiveReading {
 }
 
 extension QueryExpression {
-    /// The logins the query names (`from:alice`), which the archive resolves to user ids.
-    var logins: [String] {
-        switch self {
-        case .and(let children), .or(let children): return children.flatMap(\.logins)
-        case .not(let child): return child.logins
-        case .text: return []
-        case .predicate(let predicate):
-            return predicate.values.compactMap { if case .login(let login) = $0 { login } else { nil } }
-        }
-    }
-
     /// The full-text terms that are not negated: what `--sort rank` scores.
     var rankableTerms: [TextTerm] {
         switch self {

@@ -18,6 +18,9 @@ extension SearchCompiler {
         case .text(let term):
             return dialect.wordKeys(dialect.wordQuery(.term(term)))
         case .predicate(let predicate):
+            if predicate.field == .hasLink, predicate.op == .equal, predicate.values.first == .bool(true) {
+                return linkKeys
+            }
             guard predicate.field == .message, predicate.op == .contains,
                 case .string(let text) = predicate.values.first
             else { return nil }

@@ -16,22 +16,12 @@ import TextIndex
 /// while `!=` and `nin` do — the message is not equal to, nor in, the given values.
 struct SearchCompiler {
     let dialect: any SQLDialect
-    /// Logins named in the query (`from:alice`), resolved to user ids before compiling.
-    var userIDs: [String: Int] = [:]
+    /// The users and dialogs the query names, resolved before compiling.
+    var references = QueryReferences()
 
-    /// A compiler for `query` with its logins resolved to user ids.
+    /// A compiler for `query` with the users and dialogs it names resolved (``QueryReferences``).
     static func resolving(_ query: Query, on connection: any SQLConnection) throws -> SearchCompiler {
-        var compiler = SearchCompiler(dialect: connection.dialect)
-        let logins = Set(query.root.logins)
-        if !logins.isEmpty {
-            for (login, id) in try connection.fetchAll(
-                "SELECT login, id FROM users WHERE login IN (\(SQLFragment.list(Array(logins))))",
-                { ($0[0] as String, $0[1] as Int) })
-            {
-                compiler.userIDs[login] = id
-            }
-        }
-        return compiler
+        SearchCompiler(dialect: connection.dialect, references: try QueryReferences.resolve(query, on: connection))
     }
 
     func compile(_ expression: QueryExpression) throws(QueryError) -> SQLFragment {
@@ -73,7 +63,12 @@ struct SearchCompiler {
     }
 
     private func compile(_ predicate: QueryPredicate) throws(QueryError) -> SQLFragment {
-        let values = try predicate.values.map { (value) throws(QueryError) in try sqlValue(value, predicate) }
+        var predicate = predicate
+        var values: [SQLValue] = []
+        for value in predicate.values { values += try sqlValues(value, predicate) }
+        // A name may stand for several users or dialogs (two people called "John Smith"): `=` means any of them.
+        if values.count > 1, predicate.op == .equal { predicate.op = .in }
+        if values.count > 1, predicate.op == .notEqual { predicate.op = .notIn }
         switch predicate.field {
         case .message:
             if predicate.op == .contains { return substring(column: "m.text", values[0], indexed: true) }
@@ -91,6 +86,10 @@ struct SearchCompiler {
             return element(
                 "m.attachments", dialect.jsonMember(dialect.jsonElement("e"), path: "$.type"), predicate.op, values)
         case .hasAttachment: return flag("\(dialect.jsonArrayLength("m.attachments")) > 0", predicate)
+        case .hasLink:
+            let wanted = (predicate.values.first == .bool(true)) != (predicate.op == .notEqual)
+            let linked: SQLFragment = "\(raw: dialect.messageKey) IN (\(linkKeys))"
+            return wanted ? linked : "NOT (\(linked))"
         case .readIDs: return element("m.read_ids", dialect.jsonElement("e"), predicate.op, values)
         case .occupantsIDs: return element("d.occupant_ids", dialect.jsonElement("e"), predicate.op, values)
         case .edited: return flag("m.edited > 0", predicate)
@@ -110,21 +109,36 @@ struct SearchCompiler {
         }
     }
 
-    private func sqlValue(_ value: QueryValue, _ predicate: QueryPredicate) throws(QueryError) -> SQLValue {
+    /// The bound values a query value stands for: one, or every user or dialog a name resolved to.
+    private func sqlValues(_ value: QueryValue, _ predicate: QueryPredicate) throws(QueryError) -> [SQLValue] {
         switch value {
-        case .int(let number): return number.sqlValue
-        case .string(let text): return text.sqlValue
-        case .bool(let flag): return (flag ? 1 : 0).sqlValue
-        case .period(let start, _): return start.sqlValue
+        case .int(let number): return [number.sqlValue]
+        case .bool(let flag): return [(flag ? 1 : 0).sqlValue]
+        case .period(let start, _): return [start.sqlValue]
+        case .string(let text):
+            guard predicate.field == .dialog else { return [text.sqlValue] }
+            return try resolved(references.dialogs[text], predicate).map { $0.id.sqlValue }
         case .login(let login):
-            guard let id = userIDs[login] else {
-                throw QueryError(
-                    position: predicate.range.lowerBound, length: predicate.range.count,
-                    message: "no archived user has the login `\(login)`",
-                    hint: "check the spelling, or give the numeric user id")
-            }
-            return id.sqlValue
+            return try resolved(references.users[login], predicate).map { $0.id.sqlValue }
         }
+    }
+
+    /// What ``QueryReferences/resolve(_:on:)`` found (it refuses a query naming what it did not find).
+    private func resolved<T>(_ found: [T]?, _ predicate: QueryPredicate) throws(QueryError) -> [T] {
+        guard let found, !found.isEmpty else {
+            throw QueryError(
+                position: predicate.range.lowerBound, length: predicate.range.count,
+                message: "`\(predicate.field.name)` names something the archive does not have")
+        }
+        return found
+    }
+
+    /// The keys of the messages whose text holds a link: `http://`, `https://` or `www.`, through the substring
+    /// index (``TextIndex/ContainsFolding``: any case).
+    var linkKeys: SQLFragment {
+        .joined(
+            ["http://", "https://", "www."].map { substringKeys($0) ?? "SELECT NULL WHERE 0" },
+            separator: " UNION ")
     }
 
     /// A column compared with one value or a list.
