@@ -102,7 +102,8 @@ extension ParserState {
         }
         guard let and = peek, and.keyword == "and" else {
             throw error(
-                at: peek?.range ?? low.range, "`between` needs `and` between its two values", hint: "write \(example)")
+                at: peek?.range ?? opToken.range, "`between` needs `and` between its two values",
+                hint: "write \(example)")
         }
         index += 1
         guard let high = betweenValue() else {

@@ -1,4 +1,5 @@
 import Foundation
+import QuickBlox
 
 /// Reads the date values of the language as half-open periods of unix seconds `[start, end)`.
 ///
@@ -30,7 +31,9 @@ public enum QueryDate {
             guard let local = localSeconds(now, zone: zone) else { return nil }
             let remainder = ((local % day) + day) % day
             let (today, overflow) = local.subtractingReportingOverflow(remainder + (lower == "today" ? 0 : day))
-            guard !overflow, let start = utcSeconds(today, zone: zone), let end = utcSeconds(today + day, zone: zone)
+            let (tomorrow, late) = today.addingReportingOverflow(day)
+            guard !overflow, !late, let start = utcSeconds(today, zone: zone),
+                let end = utcSeconds(tomorrow, zone: zone)
             else { return nil }
             return (start, end)
         case "now": return span(now, 1)
@@ -49,29 +52,14 @@ public enum QueryDate {
     /// An instant as a person reads it in `zone`: `2024-03-01 00:00 UTC`, `2024-03-01 10:00:07 +01:00`.
     public static func describe(_ seconds: Int, zone: TimeZone) -> String {
         let local = localSeconds(seconds, zone: zone) ?? seconds
-        let days = local >= 0 ? local / day : -((-local + day - 1) / day)
-        let (year, month, dayOfMonth) = civilDate(days: days)
-        let time = local - days * day
+        let (year, month, dayOfMonth, hour, minute, second) = ISO8601.components(local)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text = "\(year)-\(two(month))-\(two(dayOfMonth)) \(two(time / 3_600)):\(two(time / 60 % 60))"
-        if time % 60 != 0 { text += ":" + two(time % 60) }
+        var text = "\(year)-\(two(month))-\(two(dayOfMonth)) \(two(hour)):\(two(minute))"
+        if second != 0 { text += ":" + two(second) }
         let offset = local - seconds
-        if zone == utc || (zone.identifier == "UTC" || zone.identifier == "GMT") && offset == 0 { return text + " UTC" }
+        if offset == 0, zone == utc || ["UTC", "GMT"].contains(zone.identifier) { return text + " UTC" }
         let sign = offset < 0 ? "-" : "+"
         return text + " \(sign)\(two(abs(offset) / 3_600)):\(two(abs(offset) / 60 % 60))"
-    }
-
-    /// Year, month and day of a day number (days since 1970-01-01; Howard Hinnant's `civil_from_days`).
-    static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPart = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthPart + 2) / 5 + 1
-        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
     }
 
     /// UTC, the default zone of every query.
@@ -80,6 +68,7 @@ public enum QueryDate {
     /// Local wall-clock seconds (as if the zone were UTC) of the instant `seconds`.
     static func localSeconds(_ seconds: Int, zone: TimeZone) -> Int? {
         guard zone != utc else { return seconds }
+        guard seconds.magnitude < 1 << 50 else { return nil }
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
         let (local, overflow) = seconds.addingReportingOverflow(offset)
         return overflow ? nil : local
@@ -89,7 +78,7 @@ public enum QueryDate {
     /// summer time skips, the instant after it).
     static func utcSeconds(_ local: Int, zone: TimeZone) -> Int? {
         guard zone != utc else { return local }
-        guard abs(local) < 1 << 50 else { return nil }
+        guard local.magnitude < 1 << 50 else { return nil }
         func offset(_ instant: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) }
         let first = local - offset(local)
         let second = local - offset(first)

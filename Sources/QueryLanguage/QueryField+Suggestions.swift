@@ -17,13 +17,13 @@ extension QueryField {
     ]
 
     /// The fields nearest to `name` within a small edit distance (one edit per four letters, at least one), best
-    /// first, at most three; names shorter than four letters are never suggested this way, or they would claim
-    /// every short word before a `:` (`10:00`, `re:`).
+    /// first, at most three; names shorter than four letters are suggested only for a four-letter name one edit
+    /// away (`hass` → `has`), or they would claim every short word before a `:` (`re:`).
     static func suggestions(for name: String) -> [String] {
         let lower = name.lowercased()
         if let synonym = synonyms[lower] { return [synonym] }
         var scored: [(name: String, distance: Int)] = []
-        for candidate in suggestible where candidate.count >= 4 {
+        for candidate in suggestible where candidate.count >= 4 || (candidate.count == 3 && lower.count == 4) {
             let limit = max(1, candidate.count / 4)
             guard abs(candidate.count - lower.count) <= limit else { continue }
             // Ties go to the canonical name: `attachment.type` is as near `attachment_type`.

@@ -103,6 +103,10 @@ struct QueryLexer {
             hint: "close it with `\"`, or write `\\\"` for a quote inside")
     }
 
+    /// Operators spelled as words, after which a value follows.
+    private static let valueOperators: Set<String> = Set(["ctn", "in", "nin", "all"]).union(
+        ParserState.wordOperators.keys)
+
     /// Characters that end a bare word.
     private static let wordEnd: Set<Character> = ["(", ")", "\"", ",", "&", "=", "<", ">"]
 
@@ -139,6 +143,10 @@ struct QueryLexer {
     /// name splits only when it starts with a letter and a value follows at once: `Re: refund` (a space),
     /// `10:00` (a digit first) and `https://…` (a slash) stay text.
     private func splitsAtColon(_ text: String) -> Bool {
+        if let last = tokens.last {  // a value after an operator is whole: `date = T10:00`, `message ctn re:x`
+            if case .comparison = last.kind { return false }
+            if case .word(let word) = last.kind, Self.valueOperators.contains(word.lowercased()) { return false }
+        }
         if QueryField.named(text) != nil || QueryShortcut(name: text) != nil { return true }
         guard let first = text.first, first.isASCII, first.isLetter, let following = next(1) else { return false }
         return !following.isWhitespace && following != "/" && following != ":"

@@ -86,6 +86,15 @@ public enum QuerySummary {
         }
         let subject: String
         switch field {
+        case .readIDs, .occupantsIDs, .hiddenFor:
+            let verb = field == .readIDs ? "read by" : field == .hiddenFor ? "hidden for" : "occupants include"
+            switch op {
+            case .equal: return "\(verb) \(list)"
+            case .in, .or: return "\(verb) one of " + values.joined(separator: ", ")
+            case .notEqual, .notIn: return "\(verb) none of " + values.joined(separator: ", ")
+            case .all: return "\(verb) all of " + values.joined(separator: ", ")
+            default: subject = field == .readIDs ? "a reader's id" : "an occupant's id"
+            }
         case .message: subject = "text"
         case .senderID: subject = "sender"
         case .recipientID: subject = "recipient"
@@ -93,17 +102,11 @@ public enum QuerySummary {
         case .dialogType: subject = "dialog type"
         case .dialogName: subject = "dialog name"
         case .attachmentType: subject = "an attachment's type"
-        case .readIDs: subject = "read by"
-        case .occupantsIDs: subject = "dialog occupants"
-        case .hiddenFor: subject = "hidden for"
         default: subject = field.name
         }
         switch op {
-        case .equal:
-            return [.readIDs, .occupantsIDs, .hiddenFor].contains(field)
-                ? "\(subject) \(list)" : "\(subject) is \(list)"
+        case .equal, .in, .or: return "\(subject) is \(list)"
         case .notEqual: return "\(subject) is not \(list)"
-        case .in: return "\(subject) is \(list)"
         case .notIn: return "\(subject) is none of " + values.joined(separator: ", ")
         case .all: return "\(subject) all of " + values.joined(separator: ", ")
         case .contains: return "\(subject) contains \(list)"
@@ -111,7 +114,6 @@ public enum QuerySummary {
         case .lessThanOrEqual: return "\(subject) ≤ \(list)"
         case .greaterThan: return "\(subject) > \(list)"
         case .greaterThanOrEqual: return "\(subject) ≥ \(list)"
-        case .or: return "\(subject) is \(list)"
         }
     }
 

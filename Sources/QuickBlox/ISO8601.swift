@@ -81,6 +81,15 @@ public enum ISO8601 {
         }
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS±HH:MM`: the instant as the clocks `offset` seconds east of UTC show it, with that
+    /// offset (`…Z`, as ``format(_:)``, when it is 0).
+    public static func format(_ seconds: Int, offset: Int) -> String {
+        guard offset != 0 else { return format(seconds) }
+        let local = format(seconds + offset)
+        let sign = offset < 0 ? "-" : "+"
+        return String(local.dropLast()) + sign + pad(abs(offset) / 3600, 2) + ":" + pad(abs(offset) / 60 % 60, 2)
+    }
+
     /// `2016-05-02 19:52:00 UTC`, the form of QuickBlox's `QB-Token-ExpirationDate` header.
     public static func formatHeader(_ seconds: Int) -> String {
         let (year, month, day, hour, minute, second) = components(seconds)

@@ -1,39 +1,49 @@
 import Foundation
 import QueryLanguage
 import QuickBlox
+import TextIndex
 
 /// Finds what a query matched inside a message's text, to highlight it and to centre a snippet on it.
 ///
-/// Computed in Swift rather than with FTS5's `highlight()`: each full-text term is its own
-/// subquery, so no single `MATCH` exists to highlight from; the same folding rules (case and
-/// diacritics insensitive) are applied here instead.
+/// Computed in Swift rather than with FTS5's `highlight()`: each full-text term is its own subquery, so no
+/// single `MATCH` exists to highlight from. Words, prefixes and phrases are found by the word index's own rules
+/// (``TextIndex/WordMatcher``: every script, case and accents folded, a word inside a Chinese or Thai run, an
+/// Arabic word after its prefixes); `ctn` and `=` patterns as case-insensitive substrings.
 public struct Highlighter: Sendable {
-    /// The words, prefixes, phrases and `ctn` substrings the query looks for (negated ones excluded).
+    /// The `ctn` and `=` patterns the query looks for (negated ones excluded).
     public let needles: [String]
+    private let words: WordMatcher
 
     public init(query: Query) {
         needles = Self.needles(query.root).filter { !$0.isEmpty }
+        words = WordMatcher(terms: Self.terms(query.root).map { ($0.text, $0.kind == .prefix) })
+    }
+
+    private static func terms(_ expression: QueryExpression) -> [TextTerm] {
+        switch expression {
+        case .and(let children), .or(let children): return children.flatMap(terms)
+        case .not, .predicate: return []
+        case .text(let term): return [term]
+        }
     }
 
     private static func needles(_ expression: QueryExpression) -> [String] {
         switch expression {
         case .and(let children), .or(let children): return children.flatMap(needles)
-        case .not: return []
-        case .text(let term): return [term.text]
+        case .not, .text: return []
         case .predicate(let predicate):
             guard predicate.field == .message, predicate.op == .contains || predicate.op == .equal else { return [] }
             return predicate.values.compactMap { if case .string(let text) = $0 { text } else { nil } }
         }
     }
 
-    /// The ranges of `text` that match a needle, in order, without overlaps.
+    /// The ranges of `text` that match a term or a pattern, in order, without overlaps.
     public func ranges(in text: String) -> [Range<String.Index>] {
-        var found: [Range<String.Index>] = []
+        var matcher = words
+        var found = matcher.ranges(in: text)
         for needle in needles {
             var start = text.startIndex
-            while let range = text.range(
-                of: needle, options: [.caseInsensitive, .diacriticInsensitive], range: start..<text.endIndex)
-            {
+            while let range = text.range(of: needle, options: [.caseInsensitive], range: start..<text.endIndex) {
                 found.append(range)
                 start = range.upperBound
             }

@@ -1,4 +1,5 @@
 import Archive
+import Foundation
 import QuickBlox
 
 /// How a message is written for machines: one JSON object per line, or one RFC 4180 CSV record.
@@ -31,15 +32,25 @@ public enum MessageRecord {
     ///
     /// `files`, when given, is written as `attachment_files`: where an export holds each attachment's file,
     /// or why it does not (exports pass it; search output and the service leave it out).
-    public static func writeJSON(_ hit: SearchHit, raw: Bool, files: JSONValue? = nil, into out: inout [UInt8]) {
+    /// `zone`, when given, writes the timestamps with that zone's offset (`--tz`); exports write UTC (`Z`).
+    public static func writeJSON(
+        _ hit: SearchHit, raw: Bool, files: JSONValue? = nil, zone: TimeZone? = nil, into out: inout [UInt8]
+    ) {
         let message = hit.message
         var object = JSONObjectWriter(into: &out)
+        func timestamp(_ key: String, _ seconds: Int?) {
+            if let zone {
+                object.string(key, seconds.map { iso($0, zone) }, into: &out)
+            } else {
+                object.timestamp(key, seconds, into: &out)
+            }
+        }
         if let files { object.value("attachment_files", files, into: &out) }
         object.json("attachments", message.attachmentsJSON, into: &out)
         object.json("custom", message.customJSON, into: &out)
-        object.timestamp("date", message.dateSent, into: &out)
+        timestamp("date", message.dateSent)
         object.int("date_sent", message.dateSent, into: &out)
-        object.timestamp("deleted_at", message.deletedAt, into: &out)
+        timestamp("deleted_at", message.deletedAt)
         // Per-user deletion (docs/archive-schema.md): written only when there is something to say, so
         // records of messages nobody hid keep their shape.
         if let evidence = message.deletionEvidence { object.json("deletion_evidence", evidence, into: &out) }
@@ -47,10 +58,10 @@ public enum MessageRecord {
         object.string("dialog_name", hit.dialogName, into: &out)
         object.int("dialog_type", hit.dialogType, into: &out)
         object.int("edited", message.edited, into: &out)
-        object.timestamp("first_seen_at", message.firstSeenAt, into: &out)
+        timestamp("first_seen_at", message.firstSeenAt)
         if !message.hiddenFor.isEmpty { object.value("hidden_for", hiddenForJSON(message.hiddenFor), into: &out) }
         object.string("id", message.id, into: &out)
-        object.timestamp("last_seen_at", message.lastSeenAt, into: &out)
+        timestamp("last_seen_at", message.lastSeenAt)
         if raw { object.json("raw", message.raw, into: &out) }
         object.int("recipient_id", message.recipientID, into: &out)
         object.string("recipient_login", hit.recipientLogin, into: &out)
@@ -59,13 +70,13 @@ public enum MessageRecord {
         object.string("sender_login", hit.senderLogin, into: &out)
         object.string("sender_name", hit.senderName, into: &out)
         object.string("text", message.text, into: &out)
-        object.timestamp("updated_at", message.updatedAt, into: &out)
+        timestamp("updated_at", message.updatedAt)
         object.finish(into: &out)
     }
 
     /// Appends the message as one CSV record of ``csvColumns`` (no line ending).
-    public static func writeCSV(_ hit: SearchHit, into out: inout [UInt8]) {
-        writeBaseCSV(hit, into: &out)
+    public static func writeCSV(_ hit: SearchHit, zone: TimeZone? = nil, into out: inout [UInt8]) {
+        writeBaseCSV(hit, zone: zone, into: &out)
         writeDeletionCSV(hit, into: &out)
     }
 
@@ -81,8 +92,9 @@ public enum MessageRecord {
     }
 
     /// Appends the ``baseColumns`` of the message (no line ending).
-    public static func writeBaseCSV(_ hit: SearchHit, into out: inout [UInt8]) {
+    public static func writeBaseCSV(_ hit: SearchHit, zone: TimeZone? = nil, into out: inout [UInt8]) {
         let message = hit.message
+        let time = { (seconds: Int) in zone.map { iso(seconds, $0) } ?? ISO8601.format(seconds) }
         var first = true
         func field(_ text: String?) {
             if !first { out.append(UInt8(ascii: ",")) }
@@ -91,7 +103,7 @@ public enum MessageRecord {
         }
         field(message.id)
         field(String(message.dateSent))
-        field(ISO8601.format(message.dateSent))
+        field(time(message.dateSent))
         field(message.dialogID)
         field(hit.dialogName)
         field(hit.dialogType.map(String.init))
@@ -105,10 +117,15 @@ public enum MessageRecord {
         field(message.attachmentsJSON)
         field(message.customJSON)
         field(String(message.edited))
-        field(message.deletedAt.map(ISO8601.format))
-        field(message.updatedAt.map(ISO8601.format))
-        field(ISO8601.format(message.firstSeenAt))
-        field(ISO8601.format(message.lastSeenAt))
+        field(message.deletedAt.map(time))
+        field(message.updatedAt.map(time))
+        field(time(message.firstSeenAt))
+        field(time(message.lastSeenAt))
+    }
+
+    /// An instant in ISO 8601 with `zone`'s offset at that instant.
+    public static func iso(_ seconds: Int, _ zone: TimeZone) -> String {
+        ISO8601.format(seconds, offset: zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
     }
 
     /// The CSV header line (no line ending).

@@ -11,12 +11,15 @@ public struct SearchOutput: Sendable {
     public var color: Bool
     /// The snippet width of a table row.
     public var width: Int
+    /// The zone times are written in; `nil` for UTC (`Z`).
+    public var zone: TimeZone?
 
-    public init(format: SearchFormat, query: Query, color: Bool, width: Int = 80) {
+    public init(format: SearchFormat, query: Query, color: Bool, width: Int = 80, zone: TimeZone? = nil) {
         self.format = format
         highlighter = Highlighter(query: query)
         self.color = color
         self.width = width
+        self.zone = zone
     }
 
     /// The stable CSV columns, in order: ``MessageRecord/csvColumns``.
@@ -31,7 +34,7 @@ public struct SearchOutput: Sendable {
     public func line(_ hit: SearchHit) -> String {
         switch format {
         case .table: return tableRow(hit, marker: nil)
-        case .jsonl: return jsonLine(hit)
+        case .jsonl, .json: return jsonLine(hit)
         case .csv: return csvRecord(hit)
         }
     }
@@ -39,7 +42,8 @@ public struct SearchOutput: Sendable {
     /// A table row: `2024-03-01 10:00  dialog  sender  snippet`; `marker` prefixes context lines.
     public func tableRow(_ hit: SearchHit, marker: String?) -> String {
         let message = hit.message
-        let time = String(ISO8601.format(message.dateSent).prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let instant = zone.map { MessageRecord.iso(message.dateSent, $0) } ?? ISO8601.format(message.dateSent)
+        let time = String(instant.prefix(16)).replacingOccurrences(of: "T", with: " ")
         // Archived text is other people's input: control and bidi characters are shown as escapes before the
         // highlight's own colour codes are added (``TerminalText``).
         let dialog = pad(TerminalText.neutralised(hit.dialogName ?? Self.typeName(hit.dialogType)), 20)
@@ -73,14 +77,14 @@ public struct SearchOutput: Sendable {
     /// A JSON object with sorted keys; see ``MessageRecord/writeJSON(_:raw:into:)``.
     public func jsonLine(_ hit: SearchHit) -> String {
         var out: [UInt8] = []
-        MessageRecord.writeJSON(hit, raw: false, into: &out)
+        MessageRecord.writeJSON(hit, raw: false, zone: zone, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// An RFC 4180 record of ``csvColumns``.
     public func csvRecord(_ hit: SearchHit) -> String {
         var out: [UInt8] = []
-        MessageRecord.writeCSV(hit, into: &out)
+        MessageRecord.writeCSV(hit, zone: zone, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -116,7 +116,7 @@ public struct ArchiveService: Sendable {
     /// its errors name the query, never the directory or a file's content.
     ///
     /// - Returns: the query and the text it was parsed from (positions in errors refer to that text).
-    func parse(_ text: String) throws -> (query: Query, text: String) {
+    func parse(_ text: String, zone: TimeZone = QueryDate.utc) throws -> (query: Query, text: String) {
         // Control characters and the length cap are checked on the text as sent, before `@name` is looked up.
         do {
             try QueryParser.checkText(Array(text))
@@ -134,7 +134,7 @@ public struct ArchiveService: Sendable {
             throw failure
         }
         do {
-            return (try QueryParser(now: ArchiveTime.now()).parse(source), source)
+            return (try QueryParser(now: ArchiveTime.now(), zone: zone).parse(source), source)
         } catch {
             throw ServiceError.invalidQuery(error, query: source)
         }

@@ -6,9 +6,9 @@ import Search
 
 /// Parses a query from the command line, turning a ``QueryError`` into exit code 2 with a caret.
 enum QueryInput {
-    static func parse(_ text: String, now: Int?) throws -> Query {
+    static func parse(_ text: String, now: Int?, zone: TimeZone = QueryDate.utc) throws -> Query {
         do {
-            return try QueryParser(now: now ?? ArchiveTime.now()).parse(text)
+            return try QueryParser(now: now ?? ArchiveTime.now(), zone: zone).parse(text)
         } catch {
             throw failure(error, query: text)
         }
@@ -24,6 +24,15 @@ enum QueryInput {
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
+    }
+
+    /// The zone `--tz` names (UTC when not given); exit code 2 when it names none.
+    static func zone(_ text: String?) throws -> TimeZone {
+        guard let text else { return QueryDate.utc }
+        guard let zone = QueryZone.named(text) else {
+            throw CommandFailure("--tz \(text): not a time zone — \(QueryZone.hint)", code: .usage)
+        }
+        return zone
     }
 
     /// The query, a caret under the bad part, and what to do: exit code 2, never an empty result.

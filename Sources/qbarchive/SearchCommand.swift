@@ -3,6 +3,7 @@ import ArgumentParser
 import Crawler
 import Foundation
 import QueryLanguage
+import QuickBlox
 import Search
 
 /// `qbarchive search`: find messages in an archive with the moderation query language.
@@ -11,20 +12,29 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Search an archive's messages with a query (or a saved @query).",
         discussion: """
-            Words and "quoted phrases" search message text (case and accents ignored; refu* is a prefix). \
-            Predicates mirror QuickBlox's filters: field op value, or the REST form field[op]=value.
+            Words and "quoted phrases" search message text in every script: case and accents are ignored \
+            (cafe finds Café, ελλαδα finds ΕΛΛΆΔΑ, istanbul finds İSTANBUL), a word inside Chinese, Japanese, \
+            Korean or Thai text is found (北京 in 我们明天在北京见面), Arabic prefixes do not hide a word (كتاب \
+            finds والكتاب), emoji are words (🎉). refu* is a prefix. Predicates mirror QuickBlox's filters \
+            (field op value, or the REST form field[op]=value), and the operators of Slack and Gmail work.
 
               refund "money back"                    both, anywhere in the text
+              from:alice in:general after:2024-03-01 a sender (login, id or name), a dialog, a date
+              before:2024-01-01 has:link is:edited   before a day; with a link; edited
+              during:2024-03 has:image -is:private   a whole month, with an image, not one-to-one
               message ctn "bit.ly"                   substring (QuickBlox's ctn), any characters
-              from:alice dialog_type:private         sender by login or id; private dialogs
               sender_id[in]=34,45&message[ctn]=refund   copied from a QuickBlox request
-              date in 2024-03 and not has:attachment     a whole month; negation
-              date > 7d or edited = true             the last 7 days, or edited messages
+              date between 2024-01-01 and 2024-01-31 a range, both days included
               @links-in-private                      a saved query from queries/
 
-            Fields: message, sender_id (from), recipient_id (to), dialog, dialog_type, dialog_name, date_sent \
-            (date), updated_at, attachments.type, has:attachment, read_ids, occupants_ids, edited, deleted, \
-            custom.KEY. See docs/query-language.md.
+            A query is understood or refused: an unknown field, login, dialog name or date, a contradiction \
+            (after:2025-01-01 before:2024-01-01) or another language's operator (like, ~) is an error with a \
+            caret and a suggestion. When nothing matches, standard error says how the query was understood; \
+            --explain prints that reading first. See docs/query-language.md.
+
+            Results go to standard output; in table format standard error says how many matched in all and \
+            which are shown ("showing 1–50 of 1,234 matching messages"). Dates in the query and in the output are \
+            UTC unless --tz names a zone.
 
             Opens the archive read-only: safe while a crawl runs. Exit codes: 0 success (also when nothing \
             matches), 2 a malformed query or flag (the error points at the place), 10 archive missing or unreadable.
@@ -33,14 +43,25 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Option(help: "The archive file.") var archive: String
     @Argument(help: "The query, or @NAME for queries/NAME.qbq.") var query: String
-    @Option(help: "table (default), jsonl or csv.") var format: SearchFormat = .table
-    @Option(help: "At most this many results.") var limit = 50
+    @Option(help: "table (default), jsonl, csv or json (one document with total, shown and the hits).")
+    var format: SearchFormat = .table
+    @Flag(help: "Shorthand for --format json.") var json = false
+    @Option(help: "At most this many results (default 50).") var limit = 50
     @Option(help: "Skip this many results first (paging).") var offset = 0
+    @Flag(help: "Every match, read page by page (instead of --limit).") var all = false
     @Option(help: "-date (newest first, default), date (oldest first) or rank (best match first).")
     var sort: SearchOptions.Sort = .newest
+    @Option(
+        help: """
+            The time zone for dates in the query (on:2024-03-01 is that day there) and in the output: UTC (default), \
+            local, an IANA name (Europe/Berlin) or an offset (+02:00).
+            """)
+    var tz: String?
     @Option(help: "Show N messages before and after each hit, as a transcript (table format).") var context = 0
     @Flag(help: "Print only the number of matching messages.") var count = false
-    @Flag(help: "Print the SQL, its arguments, and what could be pushed down to the QuickBlox API.") var explain = false
+    @Flag(
+        help: "Print how the query was understood, the SQL, its arguments, and what could be pushed down to QuickBlox.")
+    var explain = false
     @Flag(help: "Print how long the search took (after opening the archive) to standard error.") var timing = false
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
@@ -49,12 +70,19 @@ struct SearchCommand: AsyncParsableCommand {
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
         guard offset >= 0 else { throw ValidationError("--offset cannot be negative") }
         guard context >= 0 else { throw ValidationError("--context cannot be negative") }
-        guard context == 0 || format == .table else { throw ValidationError("--context goes with --format table") }
+        guard !(all && offset > 0) else { throw ValidationError("--all reads every match; leave out --offset") }
+        guard !json || format == .table || format == .json else {
+            throw ValidationError("--json is --format json; give one of them")
+        }
+        guard context == 0 || (format == .table && !json) else {
+            throw ValidationError("--context goes with --format table")
+        }
     }
 
     func run() async throws {
+        let zone = try QueryInput.zone(tz)
         let text = try QueryInput.resolve(query, queries: queries)
-        let parsed = try QueryInput.parse(text, now: now)
+        let parsed = try QueryInput.parse(text, now: now, zone: zone)
         let store = try ArchiveLocation.reader(archive)
         let clock = ContinuousClock()
         let started = clock.now
@@ -65,13 +93,17 @@ struct SearchCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("search: \(String(format: "%.1f", ms)) ms\n".utf8))
             }
         }
+        let format = json ? SearchFormat.json : format
         do {
             try await SearchRunner(
                 archive: store, query: parsed,
                 options: SearchOptions(limit: limit, offset: offset, sort: sort),
-                output: SearchOutput(format: format, query: parsed, color: isatty(STDOUT_FILENO) == 1),
-                context: context
-            ).run(mode: explain ? .explain : count ? .count : .results, write: { print($0) })
+                output: SearchOutput(
+                    format: format, query: parsed, color: isatty(STDOUT_FILENO) == 1, zone: tz == nil ? nil : zone),
+                context: context, all: all, zone: zone
+            ).run(
+                mode: explain ? .explain : count ? .count : .results, write: { print($0) },
+                note: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
             if explain { for line in QueryPushdown(parsed).explanation { print(line) } }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: text)

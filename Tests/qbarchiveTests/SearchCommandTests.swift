@@ -68,7 +68,7 @@ struct SearchCommandTests {
 
             let unknownLogin = try await CommandRunner.run(["search", "--archive", archive, "from:nobody"])
             #expect(unknownLogin.status == 2)
-            #expect(unknownLogin.stderr.contains("no archived user has the login `nobody`"))
+            #expect(unknownLogin.stderr.contains("no archived user has the login or name `nobody`"))
         }
     }
 

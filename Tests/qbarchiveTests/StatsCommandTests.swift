@@ -55,7 +55,7 @@ struct StatsCommandTests {
             #expect(bad.stderr.contains("sendr_id = 5\n^"))
             let unknownLogin = try await CommandRunner.run(["stats", "--archive", archive, "--where", "from:nobody"])
             #expect(unknownLogin.status == 2)
-            #expect(unknownLogin.stderr.contains("no archived user has the login `nobody`"))
+            #expect(unknownLogin.stderr.contains("no archived user has the login or name `nobody`"))
 
             let missing = try await CommandRunner.run(["stats", "--archive", archive + ".missing"])
             #expect(missing.status == 10)

@@ -1,3 +1,4 @@
+import Foundation
 import QueryLanguage
 
 /// Everything that reads an archive — search, browse, stats, exports, status and the crawler's look-ups —
@@ -39,8 +40,13 @@ public protocol ArchiveReader: Sendable {
     func search(_ query: Query, options: SearchOptions) async throws -> [SearchHit]
     /// How many messages match a query.
     func count(_ query: Query) async throws -> Int
-    /// The statement ``search(_:options:)`` runs, with its arguments, for `--explain`.
-    func explain(_ query: Query, options: SearchOptions) async throws -> SearchPlan
+    /// The statement ``search(_:options:)`` runs, with its arguments and the query's reading, for `--explain`.
+    func explain(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPlan
+    /// How the query was understood, in one line (``QueryLanguage/QuerySummary``), dates in `zone`, the users and
+    /// dialogs it names as the archive resolved them.
+    ///
+    /// - Throws: the ``QueryLanguage/QueryError`` a search would throw for a name the archive does not have.
+    func describe(_ query: Query, zone: TimeZone) async throws -> String
     /// Up to `before` messages before and `after` after a message in its dialog, the message included.
     func context(of messageID: String, before: Int, after: Int) async throws -> [SearchHit]
 
@@ -120,9 +126,14 @@ extension ArchiveReader {
         try await search(query, options: SearchOptions())
     }
 
-    /// ``explain(_:options:)`` with the default page.
+    /// ``explain(_:options:zone:)`` with the default page, in UTC.
     public func explain(_ query: Query) async throws -> SearchPlan {
-        try await explain(query, options: SearchOptions())
+        try await explain(query, options: SearchOptions(), zone: QueryDate.utc)
+    }
+
+    /// ``explain(_:options:zone:)`` in UTC.
+    public func explain(_ query: Query, options: SearchOptions) async throws -> SearchPlan {
+        try await explain(query, options: options, zone: QueryDate.utc)
     }
 
     /// The first 100 dialogs, newest activity first.

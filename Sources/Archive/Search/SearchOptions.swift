@@ -1,4 +1,4 @@
-/// How ``SQLiteArchive/search(_:options:)`` pages and orders its results.
+/// How ``ArchiveReader/search(_:options:)`` pages and orders its results.
 public struct SearchOptions: Sendable, Hashable {
     /// The order of the results.
     public enum Sort: String, Sendable, Hashable, CaseIterable {
@@ -14,10 +14,25 @@ public struct SearchOptions: Sendable, Hashable {
     public var limit: Int
     public var offset: Int
     public var sort: Sort
+    /// For the date orders, the results after this one (keyset paging: what `--all` reads page by page, so a
+    /// deep page costs what the first does).
+    public var after: SearchCursor?
 
-    public init(limit: Int = 50, offset: Int = 0, sort: Sort = .newest) {
+    public init(limit: Int = 50, offset: Int = 0, sort: Sort = .newest, after: SearchCursor? = nil) {
         self.limit = limit
         self.offset = offset
         self.sort = sort
+        self.after = after
+    }
+}
+
+/// A result of a search in date order, to continue after (``SearchOptions/after``).
+public struct SearchCursor: Sendable, Hashable {
+    public var dateSent: Int
+    public var messageID: String
+
+    public init(dateSent: Int, messageID: String) {
+        self.dateSent = dateSent
+        self.messageID = messageID
     }
 }

@@ -1,10 +1,14 @@
-/// The SQL a search runs, for `--explain`: the statement and its bound arguments, in order.
+/// The SQL a search runs, for `--explain`: how the query was understood, the statement and its bound
+/// arguments, in order.
 public struct SearchPlan: Sendable, Hashable {
+    /// The one-line reading of the query (``QueryLanguage/QuerySummary``), names as the archive resolved them.
+    public var summary: String
     public var sql: String
     /// The arguments as SQL literals (`'text'`, `42`, `NULL`), for reading, never for execution.
     public var arguments: [String]
 
-    public init(sql: String, arguments: [String]) {
+    public init(summary: String, sql: String, arguments: [String]) {
+        self.summary = summary
         self.sql = sql
         self.arguments = arguments
     }

@@ -5,7 +5,9 @@ import QueryLanguage
 extension SQLArchiveReading {
     public func search(_ query: Query, options: SearchOptions) async throws -> [SearchHit] {
         try await reading(query) { connection in
-            try connection.fetchAll(try Self.searchStatement(query, options: options, on: connection), Columns.hit)
+            let compiler = try SearchCompiler.resolving(query, on: connection)
+            return try connection.fetchAll(
+                try Self.searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
         }
     }
 
@@ -21,11 +23,21 @@ extension SQLArchiveReading {
         }
     }
 
-    public func explain(_ query: Query, options: SearchOptions) async throws -> SearchPlan {
+    public func explain(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPlan {
         try await reading(query) { connection in
-            let statement = try Self.searchStatement(query, options: options, on: connection)
+            let compiler = try SearchCompiler.resolving(query, on: connection)
+            let statement = try Self.searchStatement(query, options: options, compiler: compiler, on: connection)
             let (sql, values) = statement.rendered(for: connection.dialect)
-            return SearchPlan(sql: sql, arguments: values.map(\.literal))
+            return SearchPlan(
+                summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name), sql: sql,
+                arguments: values.map(\.literal))
+        }
+    }
+
+    public func describe(_ query: Query, zone: TimeZone) async throws -> String {
+        try await reading(query) { connection in
+            let compiler = try SearchCompiler.resolving(query, on: connection)
+            return QuerySummary.describe(query, zone: zone, name: compiler.references.name)
         }
     }
 
@@ -50,12 +62,16 @@ extension SQLArchiveReading {
         }
     }
 
-    static func searchStatement(_ query: Query, options: SearchOptions, on connection: any SQLConnection) throws
-        -> SQLFragment
-    {
+    static func searchStatement(
+        _ query: Query, options: SearchOptions, compiler: SearchCompiler, on connection: any SQLConnection
+    ) throws -> SQLFragment {
         let dialect = connection.dialect
-        let compiler = try SearchCompiler.resolving(query, on: connection)
-        let condition = try compiler.compile(query.root)
+        var condition = try compiler.compile(query.root)
+        if let after = options.after, options.sort != .rank {
+            let comparison = options.sort == .oldest ? ">" : "<"
+            condition =
+                "(\(condition)) AND (m.date_sent, m.id) \(raw: comparison) (\(after.dateSent), \(after.messageID))"
+        }
         var source = SQLFragment.raw(Columns.hitSource)
         if try prefersDateScan(query, compiler: compiler, options: options, on: connection) {
             source = .raw(Columns.hitSource.replacingOccurrences(of: "messages m ", with: dialect.messagesByDate + " "))

@@ -138,10 +138,14 @@ extension ArchiveService {
         guard let sort = SearchOptions.Sort(rawValue: sortText) else {
             throw ServiceError.badRequest("sort must be -date, date or rank (got \(sortText))")
         }
-        let (query, source) = try parse(text)
+        let zone = try Self.zone(parameters.string("tz"))
+        let (query, source) = try parse(text, zone: zone)
         let options = SearchOptions(limit: limit, offset: offset, sort: sort)
-        let (hits, total) = try await answering(source) {
-            (try await archive.search(query, options: options), try await archive.count(query))
+        let (hits, total, summary) = try await answering(source) {
+            (
+                try await archive.search(query, options: options), try await archive.count(query),
+                try await archive.describe(query, zone: zone)
+            )
         }
         try await audit.record("search", by: context, via: "api", ["q": .string(text), "results": .int(total)])
         var out: [UInt8] = []
@@ -152,9 +156,22 @@ extension ArchiveService {
         object.int("limit", limit, into: &out)
         object.int("offset", offset, into: &out)
         object.string("query", text, into: &out)
+        object.int("shown", hits.count, into: &out)
         object.string("sort", sort.rawValue, into: &out)
+        object.int("total", total, into: &out)
+        object.string("tz", QueryZone.name(zone), into: &out)
+        object.string("understood_as", summary, into: &out)
         object.finish(into: &out)
         return JSONResponse.make(out)
+    }
+
+    /// The zone a `tz` parameter names (UTC without one); 400 when it names none.
+    static func zone(_ text: String?) throws -> TimeZone {
+        guard let text else { return QueryDate.utc }
+        guard let zone = QueryZone.named(text) else {
+            throw ServiceError.badRequest("tz \(text) is not a time zone: \(QueryZone.hint)")
+        }
+        return zone
     }
 
     /// A page of a dialog's transcript: `offset`/`limit`, or the page centred on `around=MESSAGE_ID`.

@@ -83,13 +83,19 @@ extension ArchiveService {
             do {
                 let (query, source) = try parse(text)
                 let options = SearchOptions(limit: pageSize, offset: offset, sort: sort)
-                let (hits, total) = try await answering(source) {
-                    (try await archive.search(query, options: options), try await archive.count(query))
+                let (hits, total, summary) = try await answering(source) {
+                    (
+                        try await archive.search(query, options: options), try await archive.count(query),
+                        try await archive.describe(query, zone: QueryDate.utc)
+                    )
                 }
                 try await audit.record("search", by: context, via: "web", ["q": .string(text), "results": .int(total)])
                 let highlighter = Highlighter(query: query)
                 view.results = SearchPageView.Results(
-                    count: total, from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
+                    count: total, understoodAs: summary,
+                    shown: SearchRunner.shownLine(shown: hits.count, total: total, offset: offset)
+                        .replacingOccurrences(of: " — --limit, --offset or --all for more", with: ""),
+                    from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
                     hits: hits.map { MessageView($0, highlighter: highlighter, snippetWidth: 160, query: text) },
                     empty: hits.isEmpty,
                     previous: offset > 0

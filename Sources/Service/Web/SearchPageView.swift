@@ -35,6 +35,10 @@ struct SearchPageView {
 
     struct Results {
         var count: Int
+        /// How the query was understood (``QueryLanguage/QuerySummary``).
+        var understoodAs: String
+        /// "showing 1–50 of 1,234 matching messages".
+        var shown: String
         var from: Int
         var to: Int
         var hits: [MessageView]
@@ -55,9 +59,11 @@ struct SearchPageView {
     static let exampleQueries: [(String, String)] = [
         ("refund", "the word refund (also Refund, refunds is refund*)"),
         ("\"gift card\"", "a phrase"),
+        ("北京 ελλαδα كتاب 🎉", "words in any script, case and accents ignored"),
         ("message ctn \"bit.ly\"", "a substring anywhere, like QuickBlox's ctn"),
-        ("from:alice date in 2024-03", "what alice sent in March 2024 (UTC)"),
-        ("has:attachment dialog_type:public", "attachments in public rooms"),
+        ("from:alice during:2024-03", "what alice sent in March 2024 (UTC)"),
+        ("in:\"Book club\" before:2024-01-01 has:link", "links in a dialog, before 2024"),
+        ("has:attachment is:public", "attachments in public rooms"),
         ("(password or pin) -test", "either word, without test"),
         ("sender_id[in]=34,45&message[ctn]=refund", "a filter copied from a QuickBlox request"),
         ("edited or deleted", "messages changed or removed on the server"),
