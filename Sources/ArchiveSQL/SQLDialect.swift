@@ -17,15 +17,28 @@ public protocol SQLDialect: Sendable {
     func wordQuery(_ query: WordQuery) -> SQLValue
     /// A condition on `messages m`: the message's words match a ``wordQuery(_:)`` value.
     func wordCondition(_ query: SQLValue) -> SQLFragment
-    /// A statement selecting the keys (``messageKey``) of the messages whose words match.
+    /// A statement selecting the keys (``wordKey``) of the messages whose words match.
     func wordKeys(_ query: SQLValue) -> SQLFragment
-    /// A statement selecting the keys of the messages whose text contains `text` through a substring
-    /// index, or `nil` when the index cannot answer (too short a text).
+    /// ``wordKeys(_:)`` between two keys (`atLeast` included, `below` not), in key order — newest first when
+    /// asked — from `offset` on, at most `limit` of them: the word index is read in date order and stops early.
+    func orderedWordKeys(
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
+    ) -> SQLFragment
+    /// A statement selecting the keys (``messageKey``) of the messages whose text contains `text` through a
+    /// substring index, or `nil` when the index cannot answer (too short a text).
     func substringKeys(_ text: String) -> SQLFragment?
     /// A condition: `column` contains `text`, case-insensitively, without an index (any length).
     func containsCondition(column: SQLFragment, _ text: SQLFragment) -> SQLFragment
-    /// The column of `messages m` the index statements select: SQLite's `m.rowid`.
+    /// The column of `messages m` the substring index's statements select: SQLite's `m.rowid`.
     var messageKey: String { get }
+    /// The column of `messages m` the word index's statements select: a key in date order, whose second is
+    /// ``dateKeyFloor(_:)``'s.
+    var wordKey: String { get }
+    /// The word keys of the messages sent in the second of `dateSent` (messages dated outside the keys'
+    /// range share the range of its end).
+    func dateKeys(sentAt dateSent: Int) -> Range<Int64>
+    /// The word keys of the second a key belongs to.
+    func dateKeys(secondOf key: Int64) -> Range<Int64>
     /// The name of the key column in the index statements' results, to combine them (`rowid`).
     var keyColumn: String { get }
 

@@ -7,7 +7,8 @@ import QuickBlox
 /// The per-message loop is the archive's hot path, so it uses cached prepared statements with
 /// bound arguments instead of Codable records, and maintains the two external-content FTS5
 /// indexes with explicit statements: triggers would run each statement in its own savepoint and
-/// flush FTS5's pending terms every time (several times slower; see docs/archive-schema.md).
+/// flush FTS5's pending terms every time (several times slower; see docs/archive-schema.md). The word
+/// index is keyed by ``DateKey`` (`messages.date_key`), the substring index by `rowid`.
 struct PageWriter {
     private let db: Database
     private let time: Int
@@ -31,7 +32,7 @@ struct PageWriter {
         self.time = time
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try db.cachedStatement(
-            sql: "SELECT rowid, content_hash, updated_at, raw, text FROM messages WHERE id = ?")
+            sql: "SELECT rowid, content_hash, updated_at, raw, text, date_sent FROM messages WHERE id = ?")
         insert = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -75,7 +76,7 @@ struct PageWriter {
                 content.readIDs, content.deliveredIDs, content.raw, content.contentHash, time, time,
             ])
             let rowID = db.lastInsertedRowID
-            try index(rowID: rowID, text: message.text)
+            try index(rowID: rowID, dateSent: message.dateSent, text: message.text)
             try files?.index(message.attachments)
             counts.new += 1
             return
@@ -84,6 +85,7 @@ struct PageWriter {
         let storedHash: Data = existing["content_hash"]
         let storedUpdatedAt: Int? = existing["updated_at"]
         let storedRaw: String = existing["raw"]
+        let storedDateSent: Int = existing["date_sent"]
 
         if let incoming = message.updatedAt, let stored = storedUpdatedAt, incoming < stored {
             // An older copy than the one archived (a page fetched before a concurrent edit).
@@ -94,14 +96,19 @@ struct PageWriter {
         if storedHash != content.contentHash {
             let storedText: String? = existing["text"]
             try saveRevision.execute(arguments: [time, rowID])
-            try unindexWords.execute(arguments: [rowID, storedText])
-            try unindexTrigrams.execute(arguments: [rowID, storedText])
+            try unindex(rowID: rowID, dateSent: storedDateSent, text: storedText)
             try refresh(rowID: rowID, content, edited: true)
-            try index(rowID: rowID, text: message.text)
+            try index(rowID: rowID, dateSent: message.dateSent, text: message.text)
             try files?.index(message.attachments)
             counts.edited += 1
         } else if storedRaw != content.raw {
             try refresh(rowID: rowID, content, edited: false)
+            if storedDateSent != message.dateSent {
+                // The word index's key holds the second the message was sent: a new date is a new key.
+                let text: String? = existing["text"]
+                try unindexWords.execute(arguments: [DateKey.of(dateSent: storedDateSent, rowID: rowID), text])
+                try indexWords.execute(arguments: [DateKey.of(dateSent: message.dateSent, rowID: rowID), text])
+            }
             counts.unchanged += 1
         } else {
             try touch.execute(arguments: [time, rowID])
@@ -118,8 +125,13 @@ struct PageWriter {
         ])
     }
 
-    private func index(rowID: Int64, text: String?) throws {
-        try indexWords.execute(arguments: [rowID, text])
+    private func index(rowID: Int64, dateSent: Int, text: String?) throws {
+        try indexWords.execute(arguments: [DateKey.of(dateSent: dateSent, rowID: rowID), text])
         try indexTrigrams.execute(arguments: [rowID, text])
+    }
+
+    private func unindex(rowID: Int64, dateSent: Int, text: String?) throws {
+        try unindexWords.execute(arguments: [DateKey.of(dateSent: dateSent, rowID: rowID), text])
+        try unindexTrigrams.execute(arguments: [rowID, text])
     }
 }

@@ -8,7 +8,7 @@ import QuickBlox
 /// `message` `=`/`!=`/`ctn`; `sender_id` by numeric id with every comparison and `in`/`nin`,
 /// `recipient_id` with `=` and `in`; `date_sent` and `updated_at` as `gte`/`lt` bounds of a period; `attachments.type =`;
 /// and `dialog =`/`in`, which chooses the dialogs (`chat_dialog_id` is required per request).
-/// Words, `or`, `not`, logins and every other field stay local.
+/// Words, `or`, `not`, logins, dialog names and every other field stay local.
 public struct QueryPushdown: Sendable, Hashable {
     /// The dialogs the query is limited to (empty: every dialog).
     public var dialogIDs: [String] = []
@@ -74,12 +74,24 @@ public struct QueryPushdown: Sendable, Hashable {
             filters.append(Filter("attachments.type", .equal, type))
             return true
         case .dialog:
-            guard op == .equal || op == .in, dialogIDs.isEmpty else { return false }
-            dialogIDs = predicate.values.compactMap { if case .string(let id) = $0 { id } else { nil } }
+            // Only dialog ids go to the server: a dialog named by its name (`in:general`) is the archive's to
+            // resolve, so it stays local.
+            let ids = predicate.values.compactMap {
+                if case .string(let id) = $0, Self.isObjectID(id) { id } else { nil }
+            }
+            guard op == .equal || op == .in, dialogIDs.isEmpty, ids.count == predicate.values.count else {
+                return false
+            }
+            dialogIDs = ids
             return true
         default:
             return false
         }
+    }
+
+    /// Whether `text` has the form of a QuickBlox object id: 24 hexadecimal digits.
+    static func isObjectID(_ text: String) -> Bool {
+        text.utf8.count == 24 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// The operator as a REST filter: the same enum, except what QuickBlox cannot evaluate for messages.

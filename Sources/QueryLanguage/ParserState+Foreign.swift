@@ -144,10 +144,16 @@ extension ParserState {
     /// `order by date`) is an error that shows the filter; `from`, `to` or `in` and a value are recorded for the
     /// archive to check (``QueryAmbiguity``).
     mutating func checkWordBeforeValue(_ token: QueryToken, _ word: String) throws(QueryError) {
-        guard let next = peek, case .word(let value) = next.kind, next.keyword != "and", next.keyword != "or" else {
+        guard let next = peek, next.keyword != "and", next.keyword != "or" else { return }
+        let lower = word.lowercased()
+        if case .quoted(let value) = next.kind, let field = QueryField.named(lower),
+            ["from", "sender", "to", "recipient", "in", "dialog"].contains(lower)
+        {
+            let both = token.range.lowerBound..<next.range.upperBound
+            ambiguities.append(QueryAmbiguity(field: field, word: word, value: value, range: both))
             return
         }
-        let lower = word.lowercased()
+        guard case .word(let value) = next.kind else { return }
         let both = token.range.lowerBound..<next.range.upperBound
         let typed = "\(QueryError.excerpt(word)) \(QueryError.excerpt(value))"
         func colonMissing(_ filter: String, _ meaning: String) -> QueryError {

@@ -58,6 +58,42 @@ struct DifferentialSearchTests {
     }
 }
 
+/// Keyset paging (what `search --all` reads): page after page after the last result, newest and oldest first,
+/// the pages together are every match exactly once, in order — for word queries (read from the word index in
+/// date order) and any other.
+@Suite("Search differential, keyset pages")
+struct KeysetPagingTests {
+    @Test(arguments: TestBackend.all, [6, 7] as [UInt64])
+    func pagesAfterTheLastResultAreEveryMatchInOrder(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 300, backend: backend)
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SeededRandom(seed: seed * 65_537)
+        var generator = QueryGenerator(corpus: corpus)
+        for index in 0..<60 {
+            let expression =
+                index % 2 == 0
+                ? generator.fullTextExpression(depth: 0, &random) : generator.expression(depth: 0, &random)
+            let query = Query(source: "", root: expression)
+            for sort in [SearchOptions.Sort.newest, .oldest] {
+                var expected = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
+                    .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }.map(\.id)
+                if sort == .newest { expected.reverse() }
+                var seen: [String] = []
+                var options = SearchOptions(limit: 1 + Int(random.next() % 9), sort: sort)
+                while true {
+                    let page = try await corpus.archive.search(query, options: options)
+                    seen += page.map(\.message.id)
+                    guard page.count == options.limit, let last = page.last else { break }
+                    options.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
+                    if seen.count > expected.count { break }
+                }
+                #expect(seen == expected, "\(sort) \(expression)")
+            }
+        }
+    }
+}
+
 /// Random query trees over the corpus's values (ids, logins, words, dates, custom keys).
 struct QueryGenerator {
     var corpus: SearchCorpus

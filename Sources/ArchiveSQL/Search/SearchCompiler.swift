@@ -170,14 +170,15 @@ struct SearchCompiler {
         return dialect.containsCondition(column: .raw(column), .bind(value))
     }
 
-    /// The keys of the messages whose text contains `text`, from an index, or `nil` when only a scan can tell.
+    /// The keys (``SQLDialect/messageKey``) of the messages whose text contains `text`, from an index, or `nil`
+    /// when only a scan can tell.
     func substringKeys(_ text: String) -> SQLFragment? {
         if let keys = dialect.substringKeys(text) { return keys }
         guard ContainsFolding.isWordIndexed(text) else { return nil }
         let candidates = dialect.wordKeys(dialect.wordQuery(.term(TextTerm(kind: .word, text: text, range: 0..<0))))
-        let key = dialect.messageKey
         return """
-            SELECT \(raw: key) AS \(raw: dialect.keyColumn) FROM messages m WHERE \(raw: key) IN (\(candidates)) \
+            SELECT \(raw: dialect.messageKey) AS \(raw: dialect.keyColumn) FROM messages m \
+            WHERE \(raw: dialect.wordKey) IN (\(candidates)) \
             AND \(dialect.containsCondition(column: "m.text", .bind(text.sqlValue)))
             """
     }

@@ -4,7 +4,10 @@ import GRDB
 extension SQLiteArchive {
     /// The word and substring indexes as migration `v7-multilingual-words` makes them: external-content FTS5
     /// tables over `messages.text` tokenized by ``WordIndexTokenizer`` and ``SubstringIndexTokenizer`` (the
-    /// shared TextIndex rules), rebuilt from every archived message.
+    /// shared TextIndex rules), rebuilt from every archived message. The word index is keyed by
+    /// `messages.date_key` (``DateKey``, a virtual column with a unique index), so that it lists a word's
+    /// messages in date order; the substring index keeps `rowid` (its many short tokens would grow by half with
+    /// the longer keys).
     ///
     /// The index before it (`unicode61 remove_diacritics 2` and the built-in trigram tokenizer) never found a
     /// word inside a Chinese, Japanese or Thai sentence, folded accents in Latin script only and `ς` not at
@@ -13,6 +16,11 @@ extension SQLiteArchive {
     static func createMultilingualIndexes(_ db: Database, progress: UpgradeObserver?) throws {
         try db.execute(sql: "DROP TABLE message_words")
         try db.execute(sql: "DROP TABLE message_trigrams")
+        try db.execute(
+            sql: "ALTER TABLE messages ADD COLUMN date_key INTEGER GENERATED ALWAYS AS \(DateKey.expression) VIRTUAL")
+        try db.execute(sql: "CREATE UNIQUE INDEX messages_by_date_key ON messages (date_key)")
+        // Logins and full names are looked up by what a query names (`from:alice`).
+        try db.execute(sql: "CREATE INDEX users_by_login ON users (login)")
         try db.execute(sql: createWordIndex)
         try db.execute(sql: createSubstringIndex)
         try rebuildFullTextIndexes(db, progress: progress)
@@ -20,7 +28,7 @@ extension SQLiteArchive {
 
     static let createWordIndex = """
         CREATE VIRTUAL TABLE message_words USING fts5(
-            text, content='messages', content_rowid='rowid',
+            text, content='messages', content_rowid='date_key',
             tokenize='\(WordIndexTokenizer.name) \(WordIndexTokenizer.version)', prefix='2 3')
         """
 
@@ -33,32 +41,34 @@ extension SQLiteArchive {
     /// Messages indexed between two progress reports.
     static let rebuildBatch = 20_000
 
-    /// Fills both (empty) full-text indexes from `messages`, in rowid order, batch by batch.
+    /// Fills both (empty) full-text indexes from `messages`, batch by batch, each in its key's order: FTS5
+    /// writes what it holds to disk whenever a key comes lower than the one before, so an index filled out
+    /// of order would be cut into thousands of small segments.
     static func rebuildFullTextIndexes(_ db: Database, progress: UpgradeObserver?) throws {
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") ?? 0
-        let step = "rebuilding the word and substring indexes for every script"
         guard total > 0 else { return }
-        progress?(UpgradeProgress(step: step, done: 0, total: total))
-        var done = 0
-        var after: Int64 = .min
-        let bound = try db.makeStatement(
-            sql: "SELECT rowid FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET \(rebuildBatch - 1)")
-        let words = try db.makeStatement(
-            sql:
-                "INSERT INTO message_words (rowid, text) SELECT rowid, text FROM messages WHERE rowid > ? AND rowid <= ?"
-        )
-        let trigrams = try db.makeStatement(
-            sql: """
-                INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages WHERE rowid > ? AND rowid <= ?
-                """)
-        while done < total {
-            let upper = try Int64.fetchOne(bound, arguments: [after]) ?? .max
-            try words.execute(arguments: [after, upper])
-            try trigrams.execute(arguments: [after, upper])
-            done = upper == .max ? total : min(total, done + rebuildBatch)
-            after = upper
-            progress?(UpgradeProgress(step: step, done: done, total: total))
-            if upper == .max { break }
+        for (index, key, step) in [
+            ("message_words", "date_key", "rebuilding the word index for every script"),
+            ("message_trigrams", "rowid", "rebuilding the substring index"),
+        ] {
+            progress?(UpgradeProgress(step: step, done: 0, total: total))
+            let bound = try db.makeStatement(
+                sql: "SELECT \(key) FROM messages WHERE \(key) > ? ORDER BY \(key) LIMIT 1 OFFSET \(rebuildBatch - 1)")
+            let fill = try db.makeStatement(
+                sql: """
+                    INSERT INTO \(index) (rowid, text) SELECT \(key), text FROM messages \
+                    WHERE \(key) > ? AND \(key) <= ? ORDER BY \(key)
+                    """)
+            var done = 0
+            var after = Int64.min
+            while true {
+                let upper = try Int64.fetchOne(bound, arguments: [after]) ?? .max
+                try fill.execute(arguments: [after, upper])
+                done = upper == .max ? total : min(total, done + rebuildBatch)
+                progress?(UpgradeProgress(step: step, done: done, total: total))
+                if upper == .max { break }
+                after = upper
+            }
         }
     }
 }

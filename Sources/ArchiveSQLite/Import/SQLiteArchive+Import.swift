@@ -148,7 +148,7 @@ extension SQLiteArchive {
                 try hides.execute()
             }
             if let text = message.text {
-                words.setUncheckedArguments([rowID, text])
+                words.setUncheckedArguments([DateKey.of(dateSent: message.dateSent, rowID: rowID), text])
                 try words.execute()
                 trigrams.setUncheckedArguments([rowID, text])
                 try trigrams.execute()

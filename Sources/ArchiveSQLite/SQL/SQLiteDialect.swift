@@ -31,11 +31,23 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public func wordCondition(_ query: SQLValue) -> SQLFragment {
-        "m.rowid IN (SELECT rowid FROM message_words WHERE message_words MATCH \(query))"
+        "m.date_key IN (SELECT rowid FROM message_words WHERE message_words MATCH \(query))"
     }
 
     public func wordKeys(_ query: SQLValue) -> SQLFragment {
         "SELECT rowid FROM message_words WHERE message_words MATCH \(query)"
+    }
+
+    /// FTS5 reads rowid ranges and either order from its doclists directly (no sort, no materialized set).
+    public func orderedWordKeys(
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
+    ) -> SQLFragment {
+        var statement: SQLFragment = "SELECT rowid FROM message_words WHERE message_words MATCH \(query)"
+        if let atLeast { statement += " AND rowid >= \(atLeast)" }
+        if let below { statement += " AND rowid < \(below)" }
+        if let newestFirst { statement += newestFirst ? " ORDER BY rowid DESC" : " ORDER BY rowid" }
+        if let limit { statement += " LIMIT \(limit) OFFSET \(offset)" }
+        return statement
     }
 
     /// The trigram index answers patterns of three folded scalars or more (one quoted string, which the index's
@@ -53,14 +65,24 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     public var messageKey: String { "m.rowid" }
+    public var wordKey: String { "m.date_key" }
     public var keyColumn: String { "rowid" }
+
+    public func dateKeys(sentAt dateSent: Int) -> Range<Int64> {
+        dateKeys(secondOf: DateKey.floor(dateSent))
+    }
+
+    public func dateKeys(secondOf key: Int64) -> Range<Int64> {
+        let first = (key >> DateKey.rowBits) << DateKey.rowBits
+        return first..<(first + (1 << DateKey.rowBits))
+    }
 
     /// bm25 once per hit, in a joined subquery.
     public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
         (
             """
              LEFT JOIN (SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
-            WHERE message_words MATCH \(query)) rk ON rk.rank_rowid = m.rowid
+            WHERE message_words MATCH \(query)) rk ON rk.rank_rowid = m.date_key
             """,
             "rk.rank_score IS NULL, rk.rank_score"
         )
