@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Export", targets: ["Export"]),
         .library(name: "Stats", targets: ["Stats"]),
         .library(name: "Service", targets: ["Service"]),
+        .executable(name: "query-fuzz", targets: ["QueryFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -233,6 +234,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // `make chaos`: a million random queries through the parser and a sample through an archive.
+        .executableTarget(
+            name: "QueryFuzz",
+            dependencies: ["Archive", "ArchiveSQLite", "QueryLanguage", "QuickBlox", "TextIndex"],
             swiftSettings: swiftSettings
         ),
 

@@ -74,8 +74,10 @@ public struct SearchRunner: Sendable {
     }
 
     private func results(write: (String) -> Void, note: (String) -> Void) async throws {
-        let total = try await archive.count(query)
-        let summary = try await archive.describe(query, zone: zone)
+        let first = try await archive.searchPage(
+            query, options: all ? SearchOptions(limit: Self.pageSize, sort: options.sort) : options, zone: zone)
+        let total = first.total
+        let summary = first.summary
         if output.format == .json {
             write("{\"hits\":[")
         } else if let header = output.header {
@@ -83,7 +85,7 @@ public struct SearchRunner: Sendable {
         }
         var shown = 0
         var pending: String?
-        for try await page in pages() {
+        for try await page in pages(after: first.hits) {
             for hit in page {
                 shown += 1
                 guard output.format != .json else {
@@ -118,31 +120,27 @@ public struct SearchRunner: Sendable {
         }
     }
 
-    /// The pages of results: one (`limit` from `offset`), or with `all` every match, page by page — after the
-    /// last result of the page before in the date orders, by offset in rank order.
-    private func pages() -> AsyncThrowingStream<[SearchHit], any Error> {
+    /// The pages of results: `first`, then with `all` every further match, page by page — after the last result
+    /// of the page before in the date orders, by offset in rank order.
+    private func pages(after first: [SearchHit]) -> AsyncThrowingStream<[SearchHit], any Error> {
         let archive = archive
         let query = query
-        let options = options
+        let sort = options.sort
         let all = all
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    guard all else {
-                        continuation.yield(try await archive.search(query, options: options))
-                        continuation.finish()
-                        return
-                    }
-                    var page = SearchOptions(limit: Self.pageSize, offset: 0, sort: options.sort)
-                    while true {
-                        let hits = try await archive.search(query, options: page)
-                        continuation.yield(hits)
-                        guard hits.count == Self.pageSize, let last = hits.last else { break }
-                        if page.sort == .rank {
+                    continuation.yield(first)
+                    var hits = first
+                    var page = SearchOptions(limit: Self.pageSize, offset: 0, sort: sort)
+                    while all, hits.count == Self.pageSize, let last = hits.last {
+                        if sort == .rank {
                             page.offset += hits.count
                         } else {
                             page.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
                         }
+                        hits = try await archive.search(query, options: page)
+                        continuation.yield(hits)
                     }
                     continuation.finish()
                 } catch {

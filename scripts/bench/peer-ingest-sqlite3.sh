@@ -2,13 +2,18 @@
 # The sqlite3 CLI's ingest of the same messages into the archive's own schema (the practical ceiling on this
 # machine): .import of the export's CSV into a staging table, one INSERT … SELECT into `messages` (with the
 # archive's indexes, a JSON raw record and a SHA3 content hash standing in for ours), then both FTS5 indexes
-# filled in one statement each. Usage: peer-ingest-sqlite3.sh ARCHIVE(for the schema) MESSAGES.csv OUT.sqlite
+# filled in one statement each, in their keys' order. The CLI has not qbarchive's tokenizers (the word index's
+# rules for every script are Swift code), so the peer's indexes use SQLite's built-in ones in their place:
+# `unicode61 remove_diacritics 2` and `trigram`, the archive's own tokenizers before migration
+# v7-multilingual-words. Usage: peer-ingest-sqlite3.sh ARCHIVE(for the schema) MESSAGES.csv OUT.sqlite
 set -euo pipefail
 archive=$1 csv=$2 out=$3
 rm -f "$out"
 schema=$(sqlite3 -readonly "$archive" "SELECT sql || ';' FROM sqlite_master WHERE tbl_name IN
   ('messages', 'message_words', 'message_trigrams') AND sql IS NOT NULL
-  AND name NOT LIKE 'message_words_%' AND name NOT LIKE 'message_trigrams_%'")
+  AND name NOT LIKE 'message_words_%' AND name NOT LIKE 'message_trigrams_%'" \
+  | sed -e "s/tokenize='qbarchive_words [0-9]*'/tokenize='unicode61 remove_diacritics 2'/" \
+        -e "s/tokenize='qbarchive_trigrams [0-9]*'/tokenize='trigram'/")
 sqlite3 "$out" <<SQL
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
@@ -24,6 +29,6 @@ SELECT id, dialog_id, NULLIF(sender_id, ''), NULLIF(recipient_id, ''), date_sent
        unixepoch(NULLIF(deleted_at, ''))
 FROM staging;
 DROP TABLE staging;
-INSERT INTO message_words (rowid, text) SELECT rowid, text FROM messages;
+INSERT INTO message_words (rowid, text) SELECT date_key, text FROM messages ORDER BY date_key;
 INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages;
 SQL

@@ -40,6 +40,9 @@ public protocol ArchiveReader: Sendable {
     func search(_ query: Query, options: SearchOptions) async throws -> [SearchHit]
     /// How many messages match a query.
     func count(_ query: Query) async throws -> Int
+    /// A page of results, how many match in all and how the query was understood, in one read (what
+    /// `qbarchive search`, the API and the web UI show).
+    func searchPage(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPage
     /// The statement ``search(_:options:)`` runs, with its arguments and the query's reading, for `--explain`.
     func explain(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPlan
     /// How the query was understood, in one line (``QueryLanguage/QuerySummary``), dates in `zone`, the users and

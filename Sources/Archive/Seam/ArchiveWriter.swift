@@ -33,6 +33,9 @@ public protocol ArchiveWriter: ArchiveReader {
     func tombstoneMessages(ids: [String], evidence: DeletionEvidence?, at time: Int) async throws -> Int
     /// Tombstones a dialog deleted for everyone (its messages stay); `false` when it already was.
     func tombstoneDialog(id: String, evidence: DeletionEvidence?, at time: Int) async throws -> Bool
+    /// What the storage finds wrong with itself — for SQLite, `PRAGMA integrity_check` and both full-text
+    /// indexes' own check against the messages; an empty list when all is well. Changes nothing.
+    func integrityProblems() async throws -> [String]
     /// Records that messages disappeared from `user`'s view while they are not deleted for everyone
     /// (kept, searchable with `is:hidden`); returns how many were newly recorded. A tombstoned message is
     /// not touched.

@@ -13,3 +13,19 @@ public struct SearchPlan: Sendable, Hashable {
         self.arguments = arguments
     }
 }
+
+/// A page of a search with what a person needs to read it, from one consistent read of the archive.
+public struct SearchPage: Sendable {
+    /// The matches of the page, in the order asked.
+    public var hits: [SearchHit]
+    /// How many messages match in all.
+    public var total: Int
+    /// How the query was understood (``QueryLanguage/QuerySummary``).
+    public var summary: String
+
+    public init(hits: [SearchHit], total: Int, summary: String) {
+        self.hits = hits
+        self.total = total
+        self.summary = summary
+    }
+}

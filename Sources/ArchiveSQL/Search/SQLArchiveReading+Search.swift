@@ -13,14 +13,28 @@ extension SQLArchiveReading {
 
     public func count(_ query: Query) async throws -> Int {
         try await reading(query) { connection in
-            let compiler = try SearchCompiler.resolving(query, on: connection)
-            if let keys = compiler.fullTextKeys(query.root)?.keys {
-                return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys))") ?? 0
-            }
-            let condition = try compiler.compile(query.root)
-            return try connection.fetchInt(
-                "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)") ?? 0
+            try Self.count(query, compiler: try SearchCompiler.resolving(query, on: connection), on: connection)
         }
+    }
+
+    public func searchPage(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPage {
+        try await reading(query) { connection in
+            let compiler = try SearchCompiler.resolving(query, on: connection)
+            let hits = try connection.fetchAll(
+                try Self.searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
+            return SearchPage(
+                hits: hits, total: try Self.count(query, compiler: compiler, on: connection),
+                summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
+        }
+    }
+
+    static func count(_ query: Query, compiler: SearchCompiler, on connection: any SQLConnection) throws -> Int {
+        if let keys = compiler.fullTextKeys(query.root)?.keys {
+            return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys))") ?? 0
+        }
+        let condition = try compiler.compile(query.root)
+        return try connection.fetchInt(
+            "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)") ?? 0
     }
 
     public func explain(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPlan {

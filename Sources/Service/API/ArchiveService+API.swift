@@ -141,12 +141,8 @@ extension ArchiveService {
         let zone = try Self.zone(parameters.string("tz"))
         let (query, source) = try parse(text, zone: zone)
         let options = SearchOptions(limit: limit, offset: offset, sort: sort)
-        let (hits, total, summary) = try await answering(source) {
-            (
-                try await archive.search(query, options: options), try await archive.count(query),
-                try await archive.describe(query, zone: zone)
-            )
-        }
+        let page = try await answering(source) { try await archive.searchPage(query, options: options, zone: zone) }
+        let (hits, total, summary) = (page.hits, page.total, page.summary)
         try await audit.record("search", by: context, via: "api", ["q": .string(text), "results": .int(total)])
         var out: [UInt8] = []
         var object = JSONObjectWriter(into: &out)

@@ -83,12 +83,10 @@ extension ArchiveService {
             do {
                 let (query, source) = try parse(text)
                 let options = SearchOptions(limit: pageSize, offset: offset, sort: sort)
-                let (hits, total, summary) = try await answering(source) {
-                    (
-                        try await archive.search(query, options: options), try await archive.count(query),
-                        try await archive.describe(query, zone: QueryDate.utc)
-                    )
+                let page = try await answering(source) {
+                    try await archive.searchPage(query, options: options, zone: QueryDate.utc)
                 }
+                let (hits, total, summary) = (page.hits, page.total, page.summary)
                 try await audit.record("search", by: context, via: "web", ["q": .string(text), "results": .int(total)])
                 let highlighter = Highlighter(query: query)
                 view.results = SearchPageView.Results(
