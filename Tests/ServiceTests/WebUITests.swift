@@ -53,6 +53,16 @@ struct WebUITests {
             let html = try await client.execute(uri: "/search?q=wire", method: .get).text
             #expect(html.contains("<strong id=\"result-count\">"))
             #expect(html.contains("<mark>"))
+            #expect(
+                html.contains(
+                    "<p class=\"understood\" id=\"understood-as\">Understood as: <bdi>word &quot;wire&quot;</bdi></p>"))
+            #expect(html.contains("<span id=\"result-shown\">showing "))
+            let nothing = try await client.execute(uri: "/search?q=zzqqxx", method: .get).text
+            #expect(nothing.contains("No archived message matches this query, as understood above."))
+            #expect(nothing.contains("Understood as: <bdi>word &quot;zzqqxx&quot;</bdi>"))
+            let unknown = try await client.execute(uri: "/search?q=from%3Anobody", method: .get)
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.text.contains("no archived user has the login or name `nobody`"))
             let transcriptHref = try #require(Self.firstHref(in: html, containing: "/dialogs/"))
             let transcript = try await client.execute(
                 uri: transcriptHref.replacingOccurrences(of: "&amp;", with: "&"), method: .get)

@@ -8,9 +8,11 @@ import TextIndex
 /// (docs/query-language.md) without looking at SQL: the differential test compares it with the archive.
 package struct ReferenceEvaluator {
     package var users: [User]
+    package var dialogs: [Dialog]
 
-    package init(users: [User]) {
+    package init(users: [User], dialogs: [Dialog] = []) {
         self.users = users
+        self.dialogs = dialogs
     }
 
     package func matches(_ expression: QueryExpression, _ entry: SearchCorpus.Entry) -> Bool {
@@ -19,8 +21,36 @@ package struct ReferenceEvaluator {
         case .or(let children): return children.contains { matches($0, entry) }
         case .not(let child): return !matches(child, entry)
         case .text(let term): return textMatches(term, entry.message.text)
-        case .predicate(let predicate): return matches(predicate, entry)
+        case .predicate(let predicate): return matches(resolved(predicate), entry)
         }
+    }
+
+    /// A name as a person types it, compared case- and accent-insensitively, word by word.
+    private static func folded(_ text: String) -> String {
+        units(text).map(\.text).joined(separator: " ")
+    }
+
+    /// The predicate with the names it gives replaced by what they name (docs/query-language.md): a login, or
+    /// else every user whose login or full name is the same words; a dialog id, or else every dialog of that
+    /// name. Several of them under `=` or `!=` mean any or none of them.
+    private func resolved(_ predicate: QueryPredicate) -> QueryPredicate {
+        var resolved = predicate
+        resolved.values = predicate.values.flatMap { value -> [QueryValue] in
+            switch (predicate.field, value) {
+            case (_, .login(let text)):
+                if let user = users.first(where: { $0.login == text }) { return [.int(user.id)] }
+                return users.filter { [$0.login, $0.fullName].contains { $0.map(Self.folded) == Self.folded(text) } }
+                    .map { .int($0.id) }
+            case (.dialog, .string(let text)):
+                if dialogs.contains(where: { $0.id == text }) || dialogs.isEmpty { return [value] }
+                return dialogs.filter { $0.name.map(Self.folded) == Self.folded(text) }.map { .string($0.id) }
+            default:
+                return [value]
+            }
+        }
+        if resolved.values.count > 1, predicate.op == .equal { resolved.op = .in }
+        if resolved.values.count > 1, predicate.op == .notEqual { resolved.op = .notIn }
+        return resolved
     }
 
     /// A searchable unit of a text, by the rules of docs/query-language.md ("Words in every script"): a word

@@ -38,6 +38,7 @@ package struct SearchCorpus {
     package let directory: String
     package let archive: any ArchiveWriter
     package let users: [User]
+    package let dialogs: [Dialog]
     package let entries: [Entry]
 
     package static func objectID(_ number: Int) -> String {
@@ -121,7 +122,7 @@ package struct SearchCorpus {
                     messageIDs: [entries[index].message.id], for: user, at: baseTime + 30)
             }
         }
-        return SearchCorpus(directory: directory, archive: archive, users: users, entries: entries)
+        return SearchCorpus(directory: directory, archive: archive, users: users, dialogs: dialogs, entries: entries)
     }
 
     package func remove() {

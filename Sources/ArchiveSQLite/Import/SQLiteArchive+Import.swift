@@ -115,6 +115,7 @@ extension SQLiteArchive {
         let hides = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0
+        var wordEntries: [(Int64, String)] = []
         for archived in messages {
             let raw: JSONValue
             let message: Message
@@ -148,11 +149,16 @@ extension SQLiteArchive {
                 try hides.execute()
             }
             if let text = message.text {
-                words.setUncheckedArguments([DateKey.of(dateSent: message.dateSent, rowID: rowID), text])
-                try words.execute()
+                wordEntries.append((DateKey.of(dateSent: message.dateSent, rowID: rowID), text))
                 trigrams.setUncheckedArguments([rowID, text])
                 try trigrams.execute()
             }
+        }
+        // The word index in its keys' order: a bundle lists messages dialog by dialog, and FTS5 writes out what
+        // it holds whenever a key comes lower than the one before (a segment per dialog otherwise).
+        for (key, text) in wordEntries.sorted(by: { $0.0 < $1.0 }) {
+            words.setUncheckedArguments([key, text])
+            try words.execute()
         }
         return inserted
     }
