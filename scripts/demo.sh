@@ -76,15 +76,18 @@ ls "$DEMO_DIR/archive.sqlite.files/sha256" | sed -n "1,3p"
 step "Every user's dialogs through the API key (--scope app), with --reconcile, as JSON events"
 QB_API_KEY=$API_KEY "$QBARCHIVE" crawl --archive "$DEMO_DIR/archive-app.sqlite" --scope app --reconcile --json | tail -n 1
 
-step "qbarchive search — words (accents folded), a sender by login, a month, substrings (ctn)"
+step "qbarchive search — words in every script, a sender by login, operators from Slack and Gmail, substrings (ctn)"
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 5 'refund'
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 4 '北京 or καλημερα or مرحبا or 🎉'
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 3 'from:user2 message ctn "http"'
-echo "messages with attachments in public rooms: $("$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --count 'dialog_type:public has:attachment')"
+echo "links in one-to-one dialogs: $("$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --count 'has:link is:private')"
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'zzqqxx before:2001-01-01' || true
 
 step "A saved moderation review (queries/payment-scams.qbq) with 1 message of context, and a bad query"
 "$QBARCHIVE" queries | sed -n "1,6p"
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" --limit 2 --context 1 @payment-scams
 "$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'sendr_id = 5' || echo "(exit code $? — a query error is never an empty result)"
+"$QBARCHIVE" search --archive "$DEMO_DIR/archive-app.sqlite" 'text like refund' || echo "(exit code $? — another language's operator, shown our way)"
 
 step "qbarchive export — a signed, reproducible bundle for compliance, verified; then one byte changed"
 rm -rf "$DEMO_DIR/keys" "$DEMO_DIR"/exports && mkdir -p "$DEMO_DIR/exports"

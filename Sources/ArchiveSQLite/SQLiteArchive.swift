@@ -42,19 +42,49 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
 
     /// Creates a new, empty archive at `path` and returns it open for writing.
     ///
-    /// Refuses an existing file so that a typo can never overwrite another database.
+    /// Refuses an existing file so that a typo can never overwrite another database. The archive is made under
+    /// a temporary name beside `path` (`NAME.creating-…`) and linked into place once complete: the migrations
+    /// are several transactions, and a process killed between them must not leave at `path` a half-made file
+    /// that no later command would take for an archive. A leftover temporary file is removed by the next create.
     ///
     /// - Throws: ``ArchiveError/alreadyExists(path:)``, or a database error when the directory is
     ///   not writable.
     public static func create(at path: String, now: Int = ArchiveTime.now()) throws -> SQLiteArchive {
-        guard !FileManager.default.fileExists(atPath: path) else { throw ArchiveError.alreadyExists(path: path) }
-        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
-        try migrator.migrate(pool)
-        try pool.write { db in
-            try db.execute(
-                sql: "INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, ?, ?, ?)",
-                arguments: [UUID().uuidString.lowercased(), now, formatName])
+        let files = FileManager.default
+        guard !files.fileExists(atPath: path) else { throw ArchiveError.alreadyExists(path: path) }
+        let url = URL(fileURLWithPath: path)
+        let stem = url.lastPathComponent + ".creating-"
+        let directory = url.deletingLastPathComponent().path
+        for leftover in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where leftover.hasPrefix(stem) {
+            try? files.removeItem(atPath: directory + "/" + leftover)
         }
+        let temporary = path + ".creating-" + UUID().uuidString.lowercased()
+        func removeTemporary() {
+            for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
+        }
+        do {
+            let pool = try DatabasePool(path: temporary, configuration: makeConfiguration(readOnly: false))
+            try migrator.migrate(pool)
+            try pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, ?, ?, ?)",
+                    arguments: [UUID().uuidString.lowercased(), now, formatName])
+            }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try pool.close()
+        } catch {
+            removeTemporary()
+            throw error
+        }
+        // link(2) fails when `path` appeared meanwhile, where a rename would replace it.
+        guard link(temporary, path) == 0 else {
+            let failure = errno
+            removeTemporary()
+            if failure == EEXIST { throw ArchiveError.alreadyExists(path: path) }
+            throw ArchiveError.notAnArchive(path: path, reason: String(cString: strerror(failure)))
+        }
+        removeTemporary()
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
         return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
     }
 
@@ -102,8 +132,23 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
         return SQLiteArchive(path: path, pool: pool, isReadOnly: true, statementTimeout: statementTimeout)
     }
 
+    /// Creates an archive whose schema stops at the migration `last`, as an earlier qbarchive made it: for
+    /// tests of the migrations after it.
+    package static func create(at path: String, migratedUpTo last: String, now: Int = ArchiveTime.now()) throws
+        -> SQLiteArchive
+    {
+        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
+        try migrator.migrate(pool, upTo: last)
+        try pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, ?, ?, ?)",
+                arguments: [UUID().uuidString.lowercased(), now, formatName])
+        }
+        return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
+    }
+
     /// Closes the connections now rather than when the last reference goes.
-    func close() throws {
+    package func close() throws {
         try pool.close()
     }
 

@@ -97,7 +97,7 @@ extension ParserState {
         throws(QueryError) -> QueryExpression
     {
         let example = field.isDate ? "date between 2024-01-01 and 2024-01-31" : "\(field.name) between 1 and 9"
-        guard let low = betweenValue() else {
+        guard let low = valueToken() else {
             throw error(at: opToken.range, "`between` needs a value after it", hint: "write \(example)")
         }
         guard let and = peek, and.keyword == "and" else {
@@ -106,7 +106,7 @@ extension ParserState {
                 hint: "write \(example)")
         }
         index += 1
-        guard let high = betweenValue() else {
+        guard let high = valueToken() else {
             throw error(at: and.range, "`and` needs the second value of `between` after it", hint: "write \(example)")
         }
         let range = fieldToken.range.lowerBound..<high.range.upperBound
@@ -123,19 +123,6 @@ extension ParserState {
             throw error(
                 at: opToken.range, "`between` works on dates and numbers, not on `\(field.name)`",
                 hint: "use \(field.name) in (a, b) for a list of values")
-        }
-    }
-
-    private mutating func betweenValue() -> RawValue? {
-        guard let token = peek else { return nil }
-        switch token.kind {
-        case .word(let text) where token.keyword != "and" && token.keyword != "or":
-            index += 1
-            return RawValue(text: text, quoted: false, range: token.range)
-        case .quoted(let text):
-            index += 1
-            return RawValue(text: text, quoted: true, range: token.range)
-        default: return nil
         }
     }
 

@@ -143,7 +143,7 @@ extension ParserState {
     }
 
     /// The next bare or quoted value, consumed; `nil` (nothing consumed) when the next token is not one.
-    private mutating func valueToken() -> RawValue? {
+    mutating func valueToken() -> RawValue? {
         guard let token = peek else { return nil }
         switch token.kind {
         case .word(let text) where token.keyword != "and" && token.keyword != "or":

@@ -21,6 +21,13 @@ public struct QueryAmbiguity: Sendable, Hashable {
         self.range = range
     }
 
+    /// What to tell someone whose query found nothing: the words were searched for, and how to filter instead.
+    public var suggestion: String {
+        let filter = word.lowercased() + ":" + (value.contains(" ") ? "\"\(value)\"" : value)
+        return
+            "`\(QueryError.excerpt(word)) \(QueryError.excerpt(value))` was searched as two words; to filter, write \(filter)"
+    }
+
     /// The error to raise when the value names a user or dialog of the archive (`described`, such as
     /// "user 42 (Alice Martin)").
     public func error(naming described: String) -> QueryError {

@@ -61,7 +61,7 @@ public struct SearchRunner: Sendable {
             } else {
                 write(String(total))
             }
-            if total == 0 { note("no messages match — understood as: \(summary)") }
+            if total == 0 { note(Self.nothingLine(summary, query)) }
         case .explain:
             let plan = try await archive.explain(query, options: options, zone: zone)
             write("understood as: " + plan.summary)
@@ -114,7 +114,7 @@ public struct SearchRunner: Sendable {
             write("]," + String(Self.object(tail).dropFirst()))
         }
         if total == 0 {
-            note("no messages match — understood as: \(summary)")
+            note(Self.nothingLine(summary, query))
         } else if output.format == .table {
             note(Self.shownLine(shown: shown, total: total, offset: all ? 0 : options.offset, zone: output.zone))
         }
@@ -151,28 +151,24 @@ public struct SearchRunner: Sendable {
         }
     }
 
+    /// "no messages match — understood as: …", with a suggestion for each filter word written without its colon.
+    public static func nothingLine(_ summary: String, _ query: Query) -> String {
+        (["no messages match — understood as: \(summary)"] + query.ambiguities.map(\.suggestion)).joined(
+            separator: "; ")
+    }
+
     /// "showing 1–50 of 1,234 matching messages — --limit, --offset or --all for more".
     public static func shownLine(shown: Int, total: Int, offset: Int, zone: TimeZone? = nil) -> String {
         let times = zone.map { ", times in \(QueryZone.name($0))" } ?? ""
         let noun = total == 1 ? "matching message" : "matching messages"
         if shown == 0 {
-            return "showing none of \(grouped(total)) \(noun): --offset \(grouped(offset)) is past the last\(times)"
+            return
+                "showing none of \(NumberText.grouped(total)) \(noun): --offset \(NumberText.grouped(offset)) is past the last\(times)"
         }
-        if shown == total { return "showing all \(grouped(total)) \(noun)\(times)" }
-        let range = "\(grouped(offset + 1))–\(grouped(offset + shown))"
+        if shown == total { return "showing all \(NumberText.grouped(total)) \(noun)\(times)" }
+        let range = "\(NumberText.grouped(offset + 1))–\(NumberText.grouped(offset + shown))"
         let more = offset + shown < total ? " — --limit, --offset or --all for more" : ""
-        return "showing \(range) of \(grouped(total)) \(noun)\(times)\(more)"
-    }
-
-    /// `1234567` as `1,234,567`.
-    public static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return (number < 0 ? "-" : "") + out
+        return "showing \(range) of \(NumberText.grouped(total)) \(noun)\(times)\(more)"
     }
 
     private static func object(_ members: [String: JSONValue]) -> String {

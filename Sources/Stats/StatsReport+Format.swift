@@ -1,13 +1,9 @@
+import QuickBlox
+
 extension StatsReport {
     /// `1,234,567`.
     static func number(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return (value < 0 ? "-" : "") + out
+        NumberText.grouped(value)
     }
 
     /// `12.3`.

@@ -17,7 +17,7 @@ enum ArchiveLocation {
                 "--archive \(scheme)://…: this qbarchive stores archives in SQLite files only; give a file path",
                 code: .usage)
         }
-        return SQLiteBackend()
+        return SQLiteBackend(upgradeProgress: UpgradeReporter().observer)
     }
 
     /// Opens an existing archive for reading; exit code 10 when it is missing or not an archive.

@@ -93,6 +93,34 @@ final class RunningCommand: @unchecked Sendable {
         }
     }
 
+    /// The first line on standard error that contains `text` (waits up to `timeout`); the rest stays unread.
+    func firstErrorLine(containing text: String, timeout: Duration = .seconds(60)) async throws -> String {
+        let handle = errors.fileHandleForReading
+        return try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask {
+                var bytes: [UInt8] = []
+                while true {
+                    let chunk = try await Task.detached { handle.availableData }.value
+                    if chunk.isEmpty { break }
+                    bytes += chunk
+                    while let newline = bytes.firstIndex(of: 0x0A) {
+                        let line = String(decoding: bytes[..<newline], as: UTF8.self)
+                        bytes.removeSubrange(...newline)
+                        if line.contains(text) { return line }
+                    }
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw CancellationError()
+            }
+            let line = try await group.next()!
+            group.cancelAll()
+            return line
+        }
+    }
+
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Whether the process has a handler installed for signal `number` (Linux: the `SigCgt` mask in

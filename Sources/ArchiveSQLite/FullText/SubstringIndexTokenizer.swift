@@ -13,30 +13,18 @@ final class SubstringIndexTokenizer: FTS5CustomTokenizer {
     private var scratch: [UInt8] = []
 
     init(db: Database, arguments: [String]) throws {
-        guard arguments == [Self.version] else {
-            throw DatabaseError(
-                resultCode: .SQLITE_ERROR,
-                message:
-                    "the substring index was built by a newer qbarchive (tokenizer \(arguments.joined(separator: " ")))"
-            )
-        }
+        try FTS5TokenSink.checkVersion(arguments, is: Self.version, of: "substring index")
     }
 
     func tokenize(
         context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, pText: UnsafePointer<CChar>?,
         nText: CInt, tokenCallback: @escaping FTS5TokenCallback
     ) -> CInt {
-        guard let pText, nText > 0 else { return SQLITE_OK }
-        let text = UnsafeBufferPointer(
-            start: UnsafeRawPointer(pText).assumingMemoryBound(to: UInt8.self), count: Int(nText))
-        var status = SQLITE_OK
+        guard let text = FTS5TokenSink.text(pText, nText) else { return SQLITE_OK }
+        var sink = FTS5TokenSink(context: context, callback: tokenCallback)
         ContainsFolding.forEachTrigram(text, scratch: &scratch) { token, range in
-            guard status == SQLITE_OK else { return }
-            status = token.withMemoryRebound(to: CChar.self) { bytes in
-                tokenCallback(
-                    context, 0, bytes.baseAddress, CInt(bytes.count), CInt(range.lowerBound), CInt(range.upperBound))
-            }
+            sink.send(token, colocated: false, range: range)
         }
-        return status
+        return sink.status
     }
 }
