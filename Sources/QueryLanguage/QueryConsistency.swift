@@ -31,7 +31,10 @@ enum QueryConsistency {
             let later = [first, second].compactMap { $0 }.max { $0.lowerBound < $1.lowerBound } ?? 0..<0
             return QueryError(
                 position: later.lowerBound, length: later.count,
-                message: "\(shown(first)) and \(shown(second)) cannot both hold: \(why)", hint: hint)
+                message: first == second
+                    ? "\(shown(first)) can match nothing: \(why)"
+                    : "\(shown(first)) and \(shown(second)) cannot both hold: \(why)",
+                hint: hint)
         }
         let predicates = children.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
         // Dates: the latest start against the earliest end, per field.
