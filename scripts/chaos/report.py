@@ -90,7 +90,8 @@ def main():
         " truth's current record (raw JSON and text), nothing else is, every message the truth lists as deleted"
         " that the archive holds is tombstoned, and each message's `edited` equals its earlier versions in"
         " `revisions.jsonl`; then the SQLite archive's own checks hold: `PRAGMA integrity_check`, the FTS5"
-        " `integrity-check` of both indexes and `edited` = number of revision rows (`scripts/chaos/compare.py`).",
+        " `integrity-check` of both indexes (through `qbarchive check`: the indexes use qbarchive's tokenizers)"
+        " and `edited` = number of revision rows (`scripts/chaos/compare.py`).",
         "",
         "## Machine",
         "",

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Sourced by scripts/chaos.sh (after scripts/chaos/lib.sh): section "fuzz".
 
-# --- 9. Query fuzzing ----------------------------------------------------------------------------------------
+# --- 0. Query fuzzing ----------------------------------------------------------------------------------------
 
 # A million random queries (characters of the syntax and of many scripts, mutations of valid queries, token
 # sequences, raw bytes) through the parser, and a sample of those it accepts through a small archive in many
