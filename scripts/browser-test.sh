@@ -49,7 +49,8 @@ ROWS=$(grep -c '<tr class="hit"' <<<"$DOM" || true)
 [ "$ROWS" -gt 0 ] || fail "no result rows in the DOM"
 HREF=$(grep -o 'class="transcript-link" href="[^"]*"' <<<"$DOM" | sed -n 1p | sed 's/.*href="\([^"]*\)"/\1/; s/&amp;/\&/g')
 [ -n "$HREF" ] || fail "no transcript link on the first hit"
-grep -q 'id="understood-as">Understood as: <bdi>word &quot;refund&quot; OR word &quot;invoice&quot;</bdi>' <<<"$DOM" \
+# (A browser serialises text nodes with their quotes bare: the served HTML has &quot;, the DOM ".)
+grep -q 'id="understood-as">Understood as: <bdi>word "refund" OR word "invoice"</bdi>' <<<"$DOM" \
   || fail "the search page does not say how the query was understood"
 echo "ok   search: $COUNT messages, $ROWS rows, $MARKS highlights, the reading shown"
 
