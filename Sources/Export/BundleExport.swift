@@ -30,6 +30,9 @@ public struct BundleExport: Sendable {
     public var attachments: Bool
     /// The most bytes the export may write, staging included (``ByteBudget``); `nil` for no cap.
     public var maxBytes: Int?
+    /// Replace files already under the bundle's names (`--force`); otherwise such a file is an error
+    /// (``ExportError/exists(path:)``) and nothing is replaced.
+    public var replace = false
 
     public init(
         selection: ExportSelection, container: ContainerFormat = .tarGz, createdAt: Int? = nil,
@@ -141,7 +144,7 @@ public struct BundleExport: Sendable {
         if let signingKey {
             head.append(("manifest.sig", try BundleSignature.sign(manifestBytes, with: signingKey)))
         }
-        let output = try OutputFile(path: path, budget: budget)
+        let output = try OutputFile(path: path, budget: budget, replace: replace)
         do {
             let writer = try ContainerWriter(format: container) { bytes in try output.write(bytes) }
             for (name, bytes) in head {
@@ -160,13 +163,18 @@ public struct BundleExport: Sendable {
             // An earlier export's checksum file must not outlive the bundle it describes: it goes first, so
             // a crash or error between the two renames leaves a whole bundle without a checksum file (which
             // verifies) rather than beside the wrong one (which fails verification and sha256sum -c).
-            if unlink(path + ".sha256") != 0, errno != ENOENT {
+            if replace, unlink(path + ".sha256") != 0, errno != ENOENT {
                 throw ExportError.cannotWrite(path: path + ".sha256", reason: String(cString: strerror(errno)))
             }
             let digest = try output.commit()
-            let sidecar = try OutputFile(path: path + ".sha256", budget: budget)
-            try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
-            try sidecar.commit()
+            do {
+                let sidecar = try OutputFile(path: path + ".sha256", budget: budget, replace: replace)
+                try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
+                try sidecar.commit()
+            } catch {
+                unlink(path)  // ours, just placed: a bundle is not left beside another bundle's checksum
+                throw error
+            }
             return Summary.Part(path: path, manifest: manifest, sha256: digest, bytes: output.size)
         } catch let error as ContainerError {
             output.discard()

@@ -16,6 +16,8 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
     case attachmentUnavailable(sha256: String, reason: String)
     /// The export would write more bytes than it may (the service's exports quota).
     case quotaExceeded(limit: Int)
+    /// The target exists and the export was not asked to replace it (`--force`).
+    case exists(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -27,6 +29,9 @@ public enum ExportError: Error, LocalizedError, Sendable, Equatable {
             return message
         case .badKey(let path, let reason):
             return "The key file \(path) cannot be used: \(reason). Make a key pair with `qbarchive keygen`."
+        case .exists(let path):
+            return "\(path) exists, and an export never replaces a file silently: give --force to replace it, "
+                + "another --out, or an --out with {date} or {time} in it (with --keep N to rotate)."
         case .quotaExceeded(let limit):
             return "The export would write more than the \(limit) bytes left in the exports quota, so it was stopped "
                 + "and its files removed. Narrow the selection, or delete old exports."

@@ -1,4 +1,5 @@
 import Archive
+import Foundation
 import QuickBlox
 
 /// One export as the command line and the service ask for it: the format, the selection and the output
@@ -20,6 +21,9 @@ public struct ExportJob: Sendable {
     public var attachments: Bool
     /// The most bytes a bundle export may write (the service's quota); `nil` for no cap.
     public var maxBytes: Int?
+    /// Replace files already at the target (`--force`); otherwise an existing file is
+    /// ``ExportError/exists(path:)`` (see ``existingTargets(path:)`` to refuse before any work).
+    public var replace = false
 
     public init(
         format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
@@ -54,26 +58,29 @@ public struct ExportJob: Sendable {
         async throws -> Result
     {
         if format == .bundle {
-            let summary = try await BundleExport(
+            var bundle = BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
-                toolVersion: version, maxPartSize: maxPartSize, attachments: attachments, maxBytes: maxBytes
-            ).run(archive: archive, to: path, progress: progress)
+                toolVersion: version, maxPartSize: maxPartSize, attachments: attachments, maxBytes: maxBytes)
+            bundle.replace = replace
+            let summary = try await bundle.run(archive: archive, to: path, progress: progress)
             return Result(
                 messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,
                 files: Dictionary(uniqueKeysWithValues: summary.parts.map { ($0.path, $0.sha256) }))
         }
-        let summary = try await MessageExport(selection: selection, format: format, raw: raw, excel: excel)
-            .run(archive: archive, to: path, progress: progress)
+        var export = MessageExport(selection: selection, format: format, raw: raw, excel: excel)
+        export.replace = replace
+        let summary = try await export.run(archive: archive, to: path, progress: progress)
         return Result(
             messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256, files: [path: summary.sha256])
     }
 
     /// Records the export in the audit log: when, what was selected, where it went, its hash.
     /// - Returns: `false` when the archive could not record it (opened read-only).
-    public func audit(_ result: Result, archive: any ArchiveWriter, path: String, at time: Int = ArchiveTime.now())
-        async
-        -> Bool
-    {
+    /// `removed` lists older exports deleted by `--keep` after this one.
+    public func audit(
+        _ result: Result, archive: any ArchiveWriter, path: String, removed: [String] = [],
+        at time: Int = ArchiveTime.now()
+    ) async -> Bool {
         let detail = JSONValue.object([
             "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
             "where": selection.whereText.map(JSONValue.string) ?? .null,
@@ -84,7 +91,35 @@ public struct ExportJob: Sendable {
             "sha256": .string(result.sha256), "signed": .bool(sign != nil),
             "attachments": format == .bundle ? .bool(attachments) : .null,
             "files": .object(result.files.mapValues(JSONValue.string)),
+            "replaced": .bool(replace), "removed": .array(removed.map(JSONValue.string)),
         ])
         return (try? await archive.appendAudit(action: "export", detail: detail, at: time)) != nil
+    }
+}
+
+extension ExportJob {
+    /// The files already under the names this export would write: the file itself, and for a bundle its
+    /// checksum file and any split part (`NAME.part01.tar.gz`) with its checksum. Empty for standard output.
+    public func existingTargets(path: String) -> [String] {
+        guard path != "-" else { return [] }
+        let exists = { (candidate: String) in access(candidate, F_OK) == 0 }
+        var found = exists(path) ? [path] : []
+        guard format == .bundle else { return found }
+        if exists(path + ".sha256") { found.append(path + ".sha256") }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let suffix = "." + container.fileExtension
+        let name = url.lastPathComponent
+        let stem = name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for other in names.sorted() where other.hasPrefix(stem + ".part") {
+            let rest = other.dropFirst(stem.count + 5)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let tail = rest.dropFirst(digits.count)
+            let isPart = tail == suffix || tail == suffix + ".sha256" || (!name.hasSuffix(suffix) && tail.isEmpty)
+            guard digits.count >= 2, isPart else { continue }
+            found.append(path.contains("/") ? directory + "/" + other : other)
+        }
+        return found
     }
 }

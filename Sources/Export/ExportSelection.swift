@@ -33,6 +33,7 @@ public struct ExportSelection: Sendable, Hashable {
                 .predicate(QueryPredicate(field: .dialog, op: .equal, values: [.string(dialogID)], range: 0..<0)))
             sources.append("dialog = \(dialogID)")
         }
+        var periods: [String: (start: Int, end: Int)] = [:]
         for (option, text, op) in [
             ("--since", since, FilterOperator.greaterThanOrEqual), ("--until", until, .lessThanOrEqual),
         ] {
@@ -40,12 +41,18 @@ public struct ExportSelection: Sendable, Hashable {
             guard let period = QueryDate.period(text, now: now) else {
                 throw ExportError.badOption("\(option) \(text) is not a date: \(QueryDate.hint)")
             }
+            periods[option] = (period.start, period.end)
             parts.append(
                 .predicate(
                     QueryPredicate(
                         field: .dateSent, op: op, values: [.period(start: period.start, end: period.end)], range: 0..<0)
                 ))
             sources.append("date \(op == .greaterThanOrEqual ? ">=" : "<=") \(text)")
+        }
+        if let first = periods["--since"], let last = periods["--until"], first.start >= last.end {
+            throw ExportError.badOption(
+                "--since \(since ?? "") begins after --until \(until ?? "") ends, so no message can be in between "
+                    + "(an empty export is never made for a range that cannot hold one); did you mean them swapped?")
         }
         switch parts.count {
         case 0: query = nil

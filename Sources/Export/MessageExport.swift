@@ -8,8 +8,11 @@ public struct MessageExport: Sendable {
     public var format: ExportFormat
     /// JSON Lines: include the server's raw record of each message.
     public var raw: Bool
-    /// CSV: a UTF-8 byte-order mark and CRLF line endings, for spreadsheets.
+    /// CSV for spreadsheets: a UTF-8 byte-order mark, CRLF line endings, and cells that a spreadsheet would
+    /// run as a formula neutralised (`MessageRecord.appendCSVField(_:spreadsheet:into:)`).
     public var excel: Bool
+    /// Replace a file already at the target (`--force`); otherwise that is ``ExportError/exists(path:)``.
+    public var replace = false
 
     public init(selection: ExportSelection, format: ExportFormat, raw: Bool = false, excel: Bool = false) {
         self.selection = selection
@@ -38,7 +41,7 @@ public struct MessageExport: Sendable {
         archive: any ArchiveReader, to path: String, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws -> Summary {
         try await archive.withSnapshot { snapshot in
-            let file = try OutputFile(path: path)
+            let file = try OutputFile(path: path, replace: replace)
             do {
                 let count = try await write(snapshot, into: file, progress: progress)
                 let digest = try file.commit()
@@ -68,7 +71,7 @@ public struct MessageExport: Sendable {
                 let files = resolver.resolve(hit.message.attachmentsJSON, files: batch.files)
                 line.removeAll(keepingCapacity: true)
                 if format == .csv {
-                    ExportRecord.writeCSV(hit, files: files, into: &line)
+                    ExportRecord.writeCSV(hit, files: files, spreadsheet: excel, into: &line)
                 } else {
                     ExportRecord.writeJSON(hit, raw: raw, files: files, carriage: .none, into: &line)
                 }

@@ -6,7 +6,9 @@ import Foundation
 /// A crash, a full disk or an error leaves at most a `.NAME.partial-PID` file beside the target, never a
 /// half file under the final name: an auditor who finds `export.tar.gz` can trust it is whole. Bytes are
 /// buffered (1 MiB), counted and hashed (SHA-256) on the way through, so the caller learns the size and
-/// digest of what it wrote without reading it back. Written with POSIX calls: `FileHandle` offers neither
+/// digest of what it wrote without reading it back. Unless told to replace, the file is put into place
+/// with `link(2)`, which fails when the name exists: an earlier export is never overwritten, even by a
+/// second export finishing at the same moment. Written with POSIX calls: `FileHandle` offers neither
 /// `fsync` before the rename nor errors that name the path.
 public final class OutputFile {
     /// Where the bytes end up (`-` for standard output).
@@ -19,12 +21,15 @@ public final class OutputFile {
     public private(set) var size = 0
     private var closed = false
     private let budget: ByteBudget?
+    private let replace: Bool
 
     /// Opens `path` for writing (a temporary name beside it), or standard output for `-`; `budget` caps
-    /// the bytes written (shared by every file of one export).
-    public init(path: String, budget: ByteBudget? = nil) throws(ExportError) {
+    /// the bytes written (shared by every file of one export). With `replace` false, ``commit()`` throws
+    /// ``ExportError/exists(path:)`` rather than replace a file already under the name.
+    public init(path: String, budget: ByteBudget? = nil, replace: Bool = false) throws(ExportError) {
         self.path = path
         self.budget = budget
+        self.replace = replace
         buffer.reserveCapacity(1 << 20)
         if path == "-" {
             temporaryPath = nil
@@ -84,12 +89,36 @@ public final class OutputFile {
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         guard let temporaryPath else { return digest }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+        guard fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw ExportError.cannotWrite(path: path, reason: reason)
         }
+        try Self.place(temporaryPath, at: path, replace: replace)
         return digest
+    }
+
+    /// Moves a finished file into place: `rename(2)` when replacing, otherwise `link(2)` (atomic, and fails
+    /// when the name exists) and then the temporary name removed. File systems without hard links fall back to
+    /// a check and a rename. On failure the temporary file is removed.
+    static func place(_ temporaryPath: String, at path: String, replace: Bool) throws(ExportError) {
+        defer { unlink(temporaryPath) }
+        if replace {
+            guard rename(temporaryPath, path) == 0 else {
+                throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            return
+        }
+        if link(temporaryPath, path) == 0 { return }
+        let failure = errno
+        if failure == EEXIST { throw ExportError.exists(path: path) }
+        guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP || failure == EXDEV else {
+            throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(failure)))
+        }
+        guard access(path, F_OK) != 0 else { throw ExportError.exists(path: path) }
+        guard rename(temporaryPath, path) == 0 else {
+            throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Abandons the file: the temporary name is removed and nothing appears under the final name.

@@ -81,25 +81,30 @@ public enum MessageRecord {
     }
 
     /// Appends `,hidden_for,deletion_evidence` (the ``deletionColumns``, each empty when there is none).
-    public static func writeDeletionCSV(_ hit: SearchHit, into out: inout [UInt8]) {
+    public static func writeDeletionCSV(_ hit: SearchHit, spreadsheet: Bool = false, into out: inout [UInt8]) {
         let message = hit.message
         out.append(UInt8(ascii: ","))
         if !message.hiddenFor.isEmpty {
-            appendCSVField(String(decoding: hiddenForJSON(message.hiddenFor).serialized(), as: UTF8.self), into: &out)
+            appendCSVField(
+                String(decoding: hiddenForJSON(message.hiddenFor).serialized(), as: UTF8.self),
+                spreadsheet: spreadsheet, into: &out)
         }
         out.append(UInt8(ascii: ","))
-        if let evidence = message.deletionEvidence { appendCSVField(evidence, into: &out) }
+        if let evidence = message.deletionEvidence { appendCSVField(evidence, spreadsheet: spreadsheet, into: &out) }
     }
 
-    /// Appends the ``baseColumns`` of the message (no line ending).
-    public static func writeBaseCSV(_ hit: SearchHit, zone: TimeZone? = nil, into out: inout [UInt8]) {
+    /// Appends the ``baseColumns`` of the message (no line ending); `spreadsheet` neutralises formula cells
+    /// (``appendCSVField(_:spreadsheet:into:)``).
+    public static func writeBaseCSV(
+        _ hit: SearchHit, zone: TimeZone? = nil, spreadsheet: Bool = false, into out: inout [UInt8]
+    ) {
         let message = hit.message
         let time = { (seconds: Int) in zone.map { iso(seconds, $0) } ?? ISO8601.format(seconds) }
         var first = true
         func field(_ text: String?) {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            if let text { appendCSVField(text, into: &out) }
+            if let text { appendCSVField(text, spreadsheet: spreadsheet, into: &out) }
         }
         field(message.id)
         field(String(message.dateSent))
@@ -131,15 +136,28 @@ public enum MessageRecord {
     /// The CSV header line (no line ending).
     public static var csvHeader: String { csvColumns.joined(separator: ",") }
 
+    /// The first bytes that make a spreadsheet read a cell as a formula (OWASP's CSV injection list:
+    /// `=`, `+`, `-`, `@`, tab, carriage return).
+    static let formulaTriggers: Set<UInt8> = [
+        UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13,
+    ]
+
     /// Appends a field, quoted when it holds a comma, a quote, CR or LF, with its quotes doubled (RFC 4180).
-    public static func appendCSVField(_ text: String, into out: inout [UInt8]) {
+    ///
+    /// With `spreadsheet`, a field that begins with a formula trigger (``formulaTriggers``) is written as
+    /// text a spreadsheet will not run: a `'` before it, and the whole cell quoted (OWASP's rule). That
+    /// changes the data (`-5` reads `'-5`), which is why only `--excel` does it and plain CSV stays lossless.
+    public static func appendCSVField(_ text: String, spreadsheet: Bool = false, into out: inout [UInt8]) {
         let utf8 = text.utf8
-        let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        let neutralise = spreadsheet && utf8.first.map(formulaTriggers.contains) == true
+        let needsQuotes =
+            neutralise || utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
         guard needsQuotes else {
             out.append(contentsOf: utf8)
             return
         }
         out.append(UInt8(ascii: "\""))
+        if neutralise { out.append(UInt8(ascii: "'")) }
         for byte in utf8 {
             if byte == UInt8(ascii: "\"") { out.append(byte) }
             out.append(byte)

@@ -24,8 +24,20 @@ struct ExportCommand: AsyncParsableCommand {
             --no-attachments leaves the files out and keeps the references. The same archive and options give \
             a byte-identical bundle; BUNDLE.sha256 is written beside it. Check one with `qbarchive verify`.
 
-            Exit codes: 0 done, 1 error, 2 usage (bad option, query or key), 10 archive unreadable (or a \
-            stored attachment file missing or damaged), 13 output not writable.
+            An export never replaces a file: a target that exists (a bundle's checksum file or parts \
+            included) is exit 13, naming it, before anything is read, unless --force. For scheduled exports, \
+            --out takes {date} (2024-03-01) and {time} (101500Z, UTC) in the file name, and --keep N removes \
+            the oldest exports the same --out made beyond the newest N (with their checksum files and parts). \
+            A --dialog the archive does not hold, a --where naming an unknown user or dialog, and a --since \
+            after --until are errors (exit 2), not empty exports.
+
+            --excel writes CSV for spreadsheets: a byte-order mark, CRLF, and every cell that begins with \
+            =, +, -, @, tab or CR written as text ('=1+1) so that no message runs as a formula. Plain CSV is \
+            lossless and is what scripts should read.
+
+            Exit codes: 0 done, 1 error, 2 usage (bad option, query or key; unknown dialog or user; empty \
+            range), 10 archive unreadable (or a stored attachment file missing or damaged), 13 output exists \
+            (without --force) or is not writable.
 
             Examples:
               qbarchive export --archive chat.sqlite
@@ -34,6 +46,7 @@ struct ExportCommand: AsyncParsableCommand {
               qbarchive export --archive chat.sqlite --format jsonl --where @payment-scams --out scams.jsonl
               qbarchive export --archive chat.sqlite --format csv --excel --since 2024-03 --until 2024-05 --out q2.csv
               qbarchive export --archive chat.sqlite --format jsonl --dialog 5f1c0c2e9a4e0b0001a1b2c3 --out -
+              qbarchive export --archive chat.sqlite --out 'exports/chat-{date}.tar.zst' --bundle tar.zst --keep 7
             """
     )
 
@@ -45,9 +58,17 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Only messages sent in or after this period (2024-03-01, 2024-03, 7d, ...).") var since: String?
     @Option(help: "Only messages sent in or before this period (--until 2024-03 includes March).") var until: String?
     @Option(
-        name: .shortAndLong, help: "Output file, or - for standard output (jsonl and csv). Default: exports/ARCHIVE.EXT"
-    )
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Output file, or - for standard output (jsonl and csv). Default: exports/ARCHIVE.EXT",
+            discussion: "{date} and {time} in the file name are replaced by the export's UTC date and time."))
     var out: String?
+    @Flag(help: "Replace an existing file at --out (by default that is an error, exit 13).") var force = false
+    @Option(
+        help: ArgumentHelp(
+            "After the export, keep only the newest N exports made by this --out template (it needs {date} or {time}).",
+            valueName: "N"))
+    var keep: Int?
     @Flag(help: "JSON Lines: include the server's raw record of each message.") var raw = false
     @Flag(help: "CSV: add a byte-order mark and CRLF line endings for spreadsheets.") var excel = false
     @Option(help: "Record this creation time in the manifest (ISO 8601); by default none, so bundles are reproducible.")
@@ -84,6 +105,15 @@ struct ExportCommand: AsyncParsableCommand {
                 throw ValidationError("--max-part-size \(maxPartSize) is not a size of at least 1M (use 700M, 2G, ...)")
             }
         }
+        if let keep {
+            guard keep >= 1 else { throw ValidationError("--keep \(keep): keep at least 1 export (the new one)") }
+            guard let out, out.contains("{date}") || out.contains("{time}") else {
+                throw ValidationError(
+                    "--keep rotates the exports of one --out template: give --out with {date} or {time}, "
+                        + "e.g. --out 'exports/chat-{date}.tar.gz'")
+            }
+        }
+        if force, out == "-" { throw ValidationError("--force replaces a file; standard output has none") }
         if let createdAt, ISO8601.parse(createdAt) == nil {
             throw ValidationError("--created-at \(createdAt) is not an ISO 8601 time such as 2024-03-01T10:00:00Z")
         }
@@ -111,16 +141,33 @@ struct ExportCommand: AsyncParsableCommand {
             // from a read-only handle; the audit entry then cannot be recorded, which the report says.
             store = try ArchiveLocation.reader(archive)
         }
-        let path = try outputPath()
-        let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1 && !json && path != "-")
-        let job = ExportJob(
+        let startedAt = now ?? ArchiveTime.now()
+        let template: OutputTemplate?
+        do {
+            template = try out.flatMap(OutputTemplate.init)
+        } catch {
+            throw CommandFailure(error.localizedDescription, code: .usage)
+        }
+        let path = try template?.path(at: startedAt) ?? outputPath()
+        var job = ExportJob(
             format: format, selection: selection, raw: raw, excel: excel, container: bundle,
             createdAt: createdAt.flatMap(ISO8601.parse), sign: sign, version: QBArchiveVersion.current,
             maxPartSize: maxPartSize.flatMap(Self.byteCount), attachments: !noAttachments)
+        job.replace = force
+        if !force, let existing = job.existingTargets(path: path).first {
+            throw CommandFailure(ExportError.exists(path: existing).localizedDescription, code: ExitCode(13))
+        }
+        if let dialog, try await store.dialogSummary(id: dialog) == nil {
+            throw CommandFailure(
+                "--dialog \(dialog): the archive holds no dialog with this id, so nothing was exported "
+                    + "(to select a dialog by its name: --where 'in:\"NAME\"')", code: .usage)
+        }
+        let progress = ExportProgress(enabled: isatty(STDERR_FILENO) == 1 && !json && path != "-")
         let result: ExportJob.Result
+        let exportJob = job
         do {
             result = try await OwnThread.run {
-                try await job.run(archive: store, path: path, progress: progress.update)
+                try await exportJob.run(archive: store, path: path, progress: progress.update)
             }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: whereText ?? "")
@@ -133,9 +180,28 @@ struct ExportCommand: AsyncParsableCommand {
             throw CommandFailure(error.localizedDescription, code: ExitCode(13))
         }
         progress.clear()
+        var rotated: [String] = []
+        if let keep, let template {
+            do {
+                rotated = try template.rotate(
+                    keep: keep, except: path, extensions: ContainerFormat.allCases.map(\.fileExtension))
+            } catch {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(13))
+            }
+        }
         var audited = false
-        if let writer = store as? any ArchiveWriter { audited = await job.audit(result, archive: writer, path: path) }
-        report(result, path: path, audited: audited)
+        if let writer = store as? any ArchiveWriter {
+            audited = await job.audit(result, archive: writer, path: path, removed: rotated)
+        }
+        report(result, path: path, audited: audited, removed: rotated)
+        if result.messages == 0, !json {
+            var reading = "the whole archive"
+            if let query = selection.query {
+                reading = (try? await store.describe(query, zone: QueryDate.utc)) ?? query.source
+            }
+            FileHandle.standardError.write(
+                Data("note: no archived message matches — understood as: \(reading)\n".utf8))
+        }
     }
 
     /// `700M`, `2G`, `1048576`: bytes (K, M, G are powers of 1024).
@@ -153,21 +219,21 @@ struct ExportCommand: AsyncParsableCommand {
         return "exports/\(stem).\(ext)"
     }
 
-    private func report(_ result: ExportJob.Result, path: String, audited: Bool) {
+    private func report(_ result: ExportJob.Result, path: String, audited: Bool, removed: [String]) {
         let warning = audited ? "" : " (not recorded in the audit log: the archive is read-only)"
         if json {
             let object = JSONValue.object([
                 "path": .string(path), "format": .string(format.rawValue), "messages": .int(result.messages),
                 "bytes": .int(result.bytes), "sha256": .string(result.sha256), "audited": .bool(audited),
                 "files": .object(result.files.mapValues(JSONValue.string)),
+                "removed": .array(removed.map(JSONValue.string)),
             ])
             print(object.jsonString)
         } else if path != "-" {
             let size = ByteCountFormatter.string(fromByteCount: Int64(result.bytes), countStyle: .file)
-            FileHandle.standardError.write(
-                Data(
-                    "exported \(result.messages) messages to \(path) (\(size), sha256 \(result.sha256))\(warning)\n"
-                        .utf8))
+            var line = "exported \(result.messages) messages to \(path) (\(size), sha256 \(result.sha256))\(warning)\n"
+            if !removed.isEmpty { line += "removed \(removed.count) older files (--keep \(keep ?? 0)): \(removed.joined(separator: ", "))\n" }
+            FileHandle.standardError.write(Data(line.utf8))
         }
     }
 }
