@@ -316,7 +316,7 @@ scale_search() { # $1 archive; sets search_p50 and search_rss
 }
 scale_search "$ARCHIVE"
 main_search_p50=$search_p50 main_search_rss=$search_rss
-measured "$QBARCHIVE" export --archive "$ARCHIVE" --format jsonl --out "$WORK/scale.jsonl"
+measured "$QBARCHIVE" export --archive "$ARCHIVE" --format jsonl --out "$WORK/scale.jsonl" --force
 main_export_s=$ours main_export_rss=$ours_rss
 rm -f "$WORK/scale.jsonl"
 for n in $SCALES; do
@@ -330,7 +330,7 @@ for n in $SCALES; do
   scale_crawl_rss=$(( $(cat "$WORK/rss") / 1024 ))
   kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
   scale_search "$WORK/scale.sqlite"
-  measured "$QBARCHIVE" export --archive "$WORK/scale.sqlite" --format jsonl --out "$WORK/scale.jsonl"
+  measured "$QBARCHIVE" export --archive "$WORK/scale.sqlite" --format jsonl --out "$WORK/scale.jsonl" --force
   scale_row "$n" "$scale_crawl_s" "$scale_crawl_rss" "$search_p50" "$search_rss" "$ours" "$ours_rss" "$(mb "$WORK/scale.sqlite")"
   rm -f "$WORK"/scale.sqlite* "$WORK/scale.jsonl"
 done

@@ -43,10 +43,10 @@ full_disk() {
     how="a 512 KB tmpfs"
     mount -t tmpfs -o size=512k tmpfs "$dir/outdisk"
     MOUNTS+=("$dir/outdisk")
-    "$QBARCHIVE" export --archive "$dir/disk/a.sqlite" --out "$dir/outdisk/F.tar.gz" >"$dir/export.out" 2>"$dir/export.err" || rc=$?
+    "$QBARCHIVE" export --archive "$dir/disk/a.sqlite" --out "$dir/outdisk/F.tar.gz" --force >"$dir/export.out" 2>"$dir/export.err" || rc=$?
   else
     how="RLIMIT_FSIZE 512 KB"
-    (trap '' XFSZ; ulimit -f 512; "$QBARCHIVE" export --archive "$dir/disk/a.sqlite" --out "$dir/outdisk/F.tar.gz" >"$dir/export.out" 2>"$dir/export.err") || rc=$?
+    (trap '' XFSZ; ulimit -f 512; "$QBARCHIVE" export --archive "$dir/disk/a.sqlite" --out "$dir/outdisk/F.tar.gz" --force >"$dir/export.out" 2>"$dir/export.err") || rc=$?
   fi
   left=$(cd "$dir/outdisk" && ls -A1 | grep -v '^lost+found$' | tr '\n' ' ' || true)
   [ $rc = 13 ] || ok2=0

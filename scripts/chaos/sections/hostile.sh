@@ -33,7 +33,7 @@ hostile_queries() {
       rc=0
       case $surface in
         search) timeout 20 "$QBARCHIVE" search --archive "$archive" --count "$q" >/dev/null 2>"$WORK/q.err" || rc=$? ;;
-        export) timeout 20 "$QBARCHIVE" export --archive "$archive" --format jsonl --where "$q" --out "$WORK/q.jsonl" >/dev/null 2>"$WORK/q.err" || rc=$? ;;
+        export) timeout 20 "$QBARCHIVE" export --archive "$archive" --format jsonl --where "$q" --out "$WORK/q.jsonl" --force >/dev/null 2>"$WORK/q.err" || rc=$? ;;
         stats) timeout 20 "$QBARCHIVE" stats --archive "$archive" --where "$q" >/dev/null 2>"$WORK/q.err" || rc=$? ;;
       esac
       surfaces=$((surfaces + 1))

@@ -53,9 +53,9 @@ kill_exports() {
   for delay in $delays; do
     i=$((i + 1))
     if [ $((i % 2)) = 1 ]; then
-      "$QBARCHIVE" export --archive "$archive" --bundle tar.gz --out "$dir/out/F.tar.gz" >/dev/null 2>&1 &
+      "$QBARCHIVE" export --archive "$archive" --bundle tar.gz --out "$dir/out/F.tar.gz" --force >/dev/null 2>&1 &
     else
-      "$QBARCHIVE" export --archive "$archive" --format jsonl --raw --out "$dir/out/J.jsonl" >/dev/null 2>&1 &
+      "$QBARCHIVE" export --archive "$archive" --format jsonl --raw --out "$dir/out/J.jsonl" --force >/dev/null 2>&1 &
     fi
     pid=$!
     PIDS+=("$pid")
@@ -78,7 +78,7 @@ assert lines[-1] == '', 'no final newline'
   done
   litter=$(cd "$dir/out" && ls -A1 | grep -c '^\.' || true)
   rc=0
-  "$QBARCHIVE" export --archive "$archive" --out "$dir/out/F.tar.gz" >/dev/null 2>&1 || rc=$?
+  "$QBARCHIVE" export --archive "$archive" --out "$dir/out/F.tar.gz" --force >/dev/null 2>&1 || rc=$?
   "$QBARCHIVE" verify "$dir/out/F.tar.gz" >/dev/null 2>&1 || rc=$((rc + 100))
   [ $rc = 0 ] || { ok=0; bad+="the export after the kills: exit $rc; "; }
   row "kill -9" "kill -9 during export (bundle tar.gz and JSON Lines alternately, over earlier complete exports) at seeded points 0.02–$(python3 -c "print(round($full * 1.1, 2))") s (a whole export takes ${full} s)" \
