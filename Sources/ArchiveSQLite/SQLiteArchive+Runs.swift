@@ -20,6 +20,15 @@ extension SQLiteArchive {
         }
     }
 
+    /// Marks runs left `running` by a process that died as `interrupted` (their `ended_at` stays unknown).
+    public func closeAbandonedRuns(reason: String, at time: Int) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE runs SET status = 'interrupted', error = ? WHERE status = 'running'", arguments: [reason])
+            return db.changesCount
+        }
+    }
+
     /// Records how a run ended, with its tallies.
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.

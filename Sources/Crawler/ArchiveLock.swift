@@ -66,6 +66,18 @@ public final class ArchiveLock: @unchecked Sendable {
 
     deinit { release() }
 
+    /// The pid of the crawl holding the lock of the archive at `archivePath`, when one is running; `nil`
+    /// when none is. Reads the pid the holder wrote (a holder clears it when it lets go; a killed one leaves
+    /// it) and asks the kernel whether that process lives — without taking the lock, so a monitoring check
+    /// can never make a starting crawl find the archive locked.
+    public static func liveHolder(archivePath: String) -> Int32? {
+        let descriptor = open(archivePath + ".lock", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let pid = readPID(descriptor), pid > 0 else { return nil }
+        return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
+    }
+
     private static func readPID(_ descriptor: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }

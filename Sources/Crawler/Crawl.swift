@@ -79,6 +79,11 @@ public struct Crawl: Sendable {
     public func run() async throws -> CrawlSummary {
         let runStart = Int(Date().timeIntervalSince1970)
         let since = try await archive.lastCompletedRunStart()
+        // The caller holds the archive's lock: a run still marked running belongs to a process that died.
+        _ = try await archive.closeAbandonedRuns(
+            reason: "the crawl process ended without recording its end (killed, crashed or the machine stopped); "
+                + "every page it stored was kept, and the next run went on from there",
+            at: runStart)
         let runID = try await archive.beginRun(scope: options.scope.rawValue, query: options.query, at: runStart)
         var summary = CrawlSummary(startedAt: runStart)
         do {
@@ -268,12 +273,20 @@ public struct Crawl: Sendable {
         }
     }
 
+    /// Crawls one dialog and records how it went in its crawl state (`last_success_at`, or the error), so
+    /// `status` can show which dialogs lag. A targeted crawl (`--where`) fetches only part of a dialog and
+    /// records no success; a run cut short (cancelled, authentication lost) records nothing for the dialog.
     func outcome(of target: Target, since: Int?, runStart: Int) async -> DialogOutcome {
+        let id = target.dialog.id
         do {
-            return DialogOutcome(
-                dialogID: target.dialog.id, counts: try await crawlDialog(target, since: since, runStart: runStart))
+            let counts = try await crawlDialog(target, since: since, runStart: runStart)
+            if options.query == nil { try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now()) }
+            return DialogOutcome(dialogID: id, counts: counts)
         } catch {
-            return DialogOutcome(dialogID: target.dialog.id, error: error)
+            if !Self.endsRun(error), !Task.isCancelled {
+                try? await archive.recordCrawlOutcome(dialogID: id, error: error.localizedDescription, at: ArchiveTime.now())
+            }
+            return DialogOutcome(dialogID: id, error: error)
         }
     }
 

@@ -10,8 +10,11 @@ public final class CrawlReporter: Sendable {
         case terminal
         /// `{"event": ...}` per line: listed, dialog, dialog_failed, tombstones, summary.
         case json
-        /// Failures and the final summary only (cron, systemd).
+        /// Failures and the final summary only (output that is not a terminal: logs, systemd).
         case quiet
+        /// `--quiet`: nothing at all when the run succeeds, so cron mails nothing; failures, and the summary
+        /// of a run that did not succeed, on standard error.
+        case silent
     }
 
     struct State {
@@ -63,7 +66,7 @@ public final class CrawlReporter: Sendable {
                 writeError("\r\u{1B}[K! dialog list of user \(user): \(reason)\n")
             }
             write("\r\u{1B}[K" + Self.progressLine(snapshot))
-        case .quiet:
+        case .quiet, .silent:
             if case .dialogFailed(let id, let reason) = event { writeError("dialog \(id) failed: \(reason)\n") }
             if case .listingFailed(let user, let reason) = event {
                 writeError("dialog list of user \(user) failed: \(reason)\n")
@@ -82,6 +85,8 @@ public final class CrawlReporter: Sendable {
             write("\r\u{1B}[K" + summary.line + "\n")
         case .quiet:
             write(summary.line + "\n")
+        case .silent:
+            if summary.exitCode != 0 { writeError(summary.line + "\n") }
         }
     }
 

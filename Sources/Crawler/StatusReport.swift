@@ -5,20 +5,26 @@ import QuickBlox
 /// What `qbarchive status` shows: totals, the last runs, and how far behind each dialog is.
 public struct StatusReport: Sendable {
     public var counts: ArchiveCounts
+    /// The runs to list, newest first.
     public var runs: [RunRecord]
+    /// More of the latest runs (at least ``runs``), for ``health(maxAge:)``.
+    public var recentRuns: [RunRecord]
     public var states: [CrawlState]
     /// Attachment files by status, and what the file store holds.
     public var files: FileCounts
     public var now: Int
+    /// The pid of the crawl running on the archive now (``ArchiveLock/liveHolder(archivePath:)``), if any.
+    public var crawlerPID: Int32?
 
-    /// Reads the report from an archive (read-only).
-    public static func read(_ archive: any ArchiveReader, runs limit: Int = 10, now: Int = ArchiveTime.now())
-        async throws
-        -> StatusReport
-    {
-        StatusReport(
-            counts: try await archive.counts(), runs: try await archive.runs(limit: limit),
-            states: try await archive.crawlStates(), files: try await archive.fileCounts(), now: now)
+    /// Reads the report from an archive (read-only); `crawlerPID` is the crawl holding its lock, if any.
+    public static func read(
+        _ archive: any ArchiveReader, runs limit: Int = 10, crawlerPID: Int32? = nil, now: Int = ArchiveTime.now()
+    ) async throws -> StatusReport {
+        let recent = try await archive.runs(limit: max(limit, 200))
+        return StatusReport(
+            counts: try await archive.counts(), runs: Array(recent.prefix(limit)), recentRuns: recent,
+            states: try await archive.crawlStates(), files: try await archive.fileCounts(), now: now,
+            crawlerPID: crawlerPID)
     }
 
     /// Seconds since the newest archived message of the dialog that is furthest behind.
@@ -37,7 +43,7 @@ public struct StatusReport: Sendable {
         if let last = runs.first {
             let age = now - (last.endedAt ?? last.startedAt)
             lines.append(
-                "last run: \(last.status.rawValue), \(Self.duration(age)) ago (\(ISO8601.format(last.startedAt)))")
+                "last run: \(label(last)), \(Self.duration(age)) ago (\(ISO8601.format(last.startedAt)))")
         } else {
             lines.append("last run: none yet")
         }
@@ -45,7 +51,7 @@ public struct StatusReport: Sendable {
         lines.append("runs (newest first):")
         for run in runs {
             var line =
-                "  #\(run.id) \(ISO8601.format(run.startedAt)) \(run.status.rawValue): \(run.counts.dialogs) dialogs, "
+                "  #\(run.id) \(ISO8601.format(run.startedAt)) \(label(run)): \(run.counts.dialogs) dialogs, "
             line +=
                 "\(run.counts.newMessages) new, \(run.counts.editedMessages) edited, \(run.counts.deletedMessages) deleted; "
             line += "\(run.counts.requests) requests (\(run.counts.retries) retries)"
@@ -60,6 +66,12 @@ public struct StatusReport: Sendable {
             lines.append("  ! \(state.dialogID): \(state.lastError ?? "")")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A run's status as it stands (a dead process's run reads `interrupted (process died)`).
+    func label(_ run: RunRecord) -> String {
+        let (status, died) = standing(of: run)
+        return died ? "interrupted (its process died)" : status.rawValue
     }
 
     /// `files: 120 referenced — 100 stored (85.2 MB in 98 files), 12 listed, 3 failed, …`
@@ -78,13 +90,15 @@ public struct StatusReport: Sendable {
         return line
     }
 
-    /// The report as JSON for scripts and monitoring.
-    public var json: JSONValue {
+    /// The report as JSON for scripts and monitoring, with ``health(maxAge:)`` as `health`.
+    public func json(maxAge: Int? = nil) -> JSONValue {
+        let health = health(maxAge: maxAge)
         let runsJSON: [JSONValue] = runs.map { run in
             [
                 "id": .int(Int(run.id)), "started_at": .int(run.startedAt),
                 "ended_at": run.endedAt.map(JSONValue.int) ?? .null,
-                "status": .string(run.status.rawValue), "dialogs": .int(run.counts.dialogs),
+                "status": .string(standing(of: run).status.rawValue), "process_died": .bool(standing(of: run).died),
+                "dialogs": .int(run.counts.dialogs),
                 "new": .int(run.counts.newMessages), "edited": .int(run.counts.editedMessages),
                 "deleted": .int(run.counts.deletedMessages), "requests": .int(run.counts.requests),
                 "retries": .int(run.counts.retries), "bytes": .int(run.counts.bytes),
@@ -104,6 +118,11 @@ public struct StatusReport: Sendable {
             "messages": .int(counts.messages), "deleted_messages": .int(counts.deletedMessages),
             "revisions": .int(counts.revisions), "lag_seconds": lag.map(JSONValue.int) ?? .null,
             "runs": .array(runsJSON), "dialog_cursors": .array(dialogsJSON),
+            "crawl_running_pid": crawlerPID.map { .int(Int($0)) } ?? .null,
+            "health": .object([
+                "verdict": .string(health.verdict.rawValue), "exit_code": .int(Int(health.exitCode)),
+                "reason": .string(health.reason), "max_age_seconds": maxAge.map(JSONValue.int) ?? .null,
+            ]),
             "files": .object(
                 Dictionary(
                     uniqueKeysWithValues: FileStatus.allCases.map { ($0.rawValue, .int(files.byStatus[$0] ?? 0)) }

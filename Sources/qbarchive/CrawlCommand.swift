@@ -89,7 +89,8 @@ struct CrawlCommand: AsyncParsableCommand {
     var externalUrls = false
     @Option(help: "Downloads at once, apart from --concurrency.") var attachmentConcurrency = 2
     @Flag(help: "One JSON event per line (progress, warnings, summary).") var json = false
-    @Flag(help: "Errors and the final summary only.") var quiet = false
+    @Flag(help: "Print nothing when the run succeeds (for cron); errors, and the summary of a run that did not succeed, go to standard error.")
+    var quiet = false
     @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
 
     func validate() throws {
@@ -137,7 +138,7 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ExitCode(11)
         }
         defer { lock.release() }
-        if let previous = lock.tookOverFrom {
+        if let previous = lock.tookOverFrom, !quiet {
             output.error("note: took over a lock left by pid \(previous), which is gone\n")
         }
         let store: any ArchiveWriter
@@ -177,7 +178,8 @@ struct CrawlCommand: AsyncParsableCommand {
                     dialogs.isEmpty ? target.pushdown.dialogIDs : dialogs.filter(target.pushdown.dialogIDs.contains)
             }
         }
-        let mode: CrawlReporter.Mode = json ? .json : quiet || isatty(STDOUT_FILENO) == 0 ? .quiet : .terminal
+        let mode: CrawlReporter.Mode =
+            json ? .json : quiet ? .silent : isatty(STDOUT_FILENO) == 0 ? .quiet : .terminal
         let reporter = CrawlReporter(mode: mode, write: output.out, writeError: output.error)
         let crawl = Crawl(
             client: QuickBloxClient(configuration: client, logger: logger), archive: store, options: options,

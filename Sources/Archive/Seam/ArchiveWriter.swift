@@ -24,6 +24,9 @@ public protocol ArchiveWriter: ArchiveReader {
     func beginRun(scope: String?, query: String?, at time: Int) async throws -> Int64
     /// Records how a run ended, with its tallies.
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
+    /// Marks every run still `running` as `interrupted`, with `reason`: called by a crawl that holds the
+    /// archive's lock, so those runs' processes died before they could record their end. Returns how many.
+    func closeAbandonedRuns(reason: String, at time: Int) async throws -> Int
     /// Records the end of a dialog's crawl: success clears its last error, failure records it.
     func recordCrawlOutcome(dialogID: String, error: String?, at time: Int) async throws
     /// Records the message count the server reported for a dialog at a reconcile.
