@@ -34,7 +34,7 @@ public final class CurlTransport: Sendable {
     /// Performs one request whose 2xx body streams into `sink` instead of memory (a file download).
     ///
     /// There is no total timeout (a 2 GB file takes what it takes); a transfer that receives nothing
-    /// for ``TransportConfiguration/totalTimeout`` is aborted instead (libcurl error 28). More than
+    /// for ``TransportConfiguration/idleTimeout`` is aborted instead (libcurl error 28). More than
     /// `maxBytes` of body aborts with ``TransportError/tooLarge``. The response's `body` holds only a
     /// non-2xx answer's first 64 KiB; `bodyBytes` says how many bytes the sink took.
     ///
@@ -90,11 +90,11 @@ public final class CurlTransport: Sendable {
             qb_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout))
             if transfer.sink == nil {
                 qb_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout))
-            } else {
-                qb_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                qb_curl_setopt_long(
-                    handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.totalTimeout.components.seconds)))
             }
+            // Less than a byte a second for the idle timeout: the connection is stalled (libcurl error 28).
+            qb_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+            qb_curl_setopt_long(
+                handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(configuration.idleTimeout.components.seconds)))
             qb_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl supports
             qb_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             qb_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)

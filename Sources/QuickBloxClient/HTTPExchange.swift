@@ -36,8 +36,12 @@ public struct HTTPResponseData: Sendable {
 public struct TransportConfiguration: Sendable {
     /// Time allowed to connect (TCP and TLS).
     public var connectTimeout: Duration = .seconds(10)
-    /// Time allowed for a whole request, body included.
+    /// Time allowed for a whole request, body included (file downloads have none: see ``idleTimeout``).
     public var totalTimeout: Duration = .seconds(60)
+    /// How long a connection may stay silent — accepted, or mid-answer, with not a byte arriving — before the
+    /// request is abandoned (libcurl error 28, which is retried). A stalled server then costs this, not the
+    /// whole ``totalTimeout``. Whole seconds; at least 1.
+    public var idleTimeout: Duration = .seconds(15)
     /// Skip TLS verification: only for self-signed test servers (`--insecure`).
     public var insecure = false
     public var userAgent = "qbarchive"

@@ -40,6 +40,11 @@ public struct EmulatorConfiguration: Sendable {
     /// Probability that a response with a body declares a `Content-Length` larger than the body
     /// it sends in full (then the connection closes).
     public var badLengthRate = 0.0
+    /// Probability of accepting a request and then staying silent for ``stallSeconds`` before answering, as an
+    /// overloaded server or a stuck proxy does (the client should give up long before).
+    public var stallRate = 0.0
+    /// How long a stalled request stays silent.
+    public var stallSeconds = 60.0
     /// Probability that a page of `GET /chat/Message` items is not what was asked for, as a faulty proxy or
     /// server sends it: reordered, padded with a repeat of its first item at its end, cut short, or one
     /// item over the limit (see ``PageFault``). The items themselves are real.

@@ -14,6 +14,8 @@ actor FaultInjector {
         var reset = false
         var truncate = false
         var badLength = false
+        /// Stay silent for ``EmulatorConfiguration/stallSeconds`` before answering.
+        var stall = false
     }
 
     let configuration: EmulatorConfiguration
@@ -23,6 +25,8 @@ actor FaultInjector {
     private var lengthRandom: SeededRandom
     /// Draws page faults, apart for the same reason.
     private var pageRandom: SeededRandom
+    /// Draws stalls, apart for the same reason.
+    private var stallRandom: SeededRandom
     private var tokens: Double
     private var lastRefill: ContinuousClock.Instant
     private(set) var requests: [String: Int] = [:]
@@ -33,6 +37,7 @@ actor FaultInjector {
         random = SeededRandom(seed: configuration.seed, stream: 5)
         lengthRandom = SeededRandom(seed: configuration.seed, stream: 7)
         pageRandom = SeededRandom(seed: configuration.seed, stream: 9)
+        stallRandom = SeededRandom(seed: configuration.seed, stream: 11)
         tokens = Double(configuration.rateLimit)
         lastRefill = .now
     }
@@ -48,6 +53,7 @@ actor FaultInjector {
         let resetRoll = Double.random(in: 0..<1, using: &random)
         let truncateRoll = Double.random(in: 0..<1, using: &random)
         let badLengthRoll = Double.random(in: 0..<1, using: &lengthRandom)
+        let stallRoll = Double.random(in: 0..<1, using: &stallRandom)
         decision.latencyMilliseconds = configuration.latencyMilliseconds + jitter
         if configuration.rateLimit > 0 {
             let now = ContinuousClock.now
@@ -71,6 +77,9 @@ actor FaultInjector {
         } else if badLengthRoll < configuration.badLengthRate {
             decision.badLength = true
             count("bad_length")
+        } else if stallRoll < configuration.stallRate {
+            decision.stall = true
+            count("stall")
         }
         return decision
     }

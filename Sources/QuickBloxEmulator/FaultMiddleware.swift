@@ -4,7 +4,7 @@ import NIOCore
 import QuickBlox
 
 /// Injects the configured faults into QuickBlox endpoints and storage downloads: latency, 429,
-/// 5xx, dropped connections, bodies cut short, and a `Content-Length` larger than the body.
+/// 5xx, dropped connections, bodies cut short, a `Content-Length` larger than the body, and stalls.
 struct FaultMiddleware: RouterMiddleware {
     typealias Context = EmulatorContext
     let faults: FaultInjector
@@ -20,6 +20,11 @@ struct FaultMiddleware: RouterMiddleware {
                 headers: [.retryAfter: "1"])
         }
         if decision.latencyMilliseconds > 0 { try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds)) }
+        if decision.stall {
+            // The request was accepted; not a byte of the answer comes for a while (a client that gave up has
+            // closed the connection by then, and the late answer goes nowhere).
+            try await Task.sleep(for: .milliseconds(Int(faults.configuration.stallSeconds * 1000)))
+        }
         if let status = decision.failure {
             let text = status == .serviceUnavailable ? "Server is at capacity" : status.reasonPhrase
             throw EmulatorError(status: status, body: QuickBloxErrorBody.list(text).json)

@@ -92,6 +92,10 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(help: "Print nothing when the run succeeds (for cron); errors, and the summary of a run that did not succeed, go to standard error.")
     var quiet = false
     @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
+    @Option(
+        help: ArgumentHelp(
+            "Abandon (and retry) a request whose connection stays silent this long (5s, 1m).", valueName: "DURATION"))
+    var idleTimeout = "15s"
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
@@ -107,6 +111,9 @@ struct CrawlCommand: AsyncParsableCommand {
                 "--attachment-max-bytes, --external-urls and --attachment-concurrency apply to --attachments files")
         }
         guard maxRps > 0 else { throw ValidationError("--max-rps must be positive") }
+        guard let idle = DurationText.seconds(idleTimeout), idle >= 1, idle <= 3600 else {
+            throw ValidationError("--idle-timeout \(idleTimeout) is not a duration from 1s to 1h (5s, 30s, 2m)")
+        }
         guard !(json && quiet) else { throw ValidationError("--json and --quiet cannot be combined") }
         guard !(reconcile && whereQuery != nil) else {
             throw ValidationError("--reconcile compares whole dialogs; it cannot be combined with --where")
@@ -159,6 +166,7 @@ struct CrawlCommand: AsyncParsableCommand {
         var client = ClientConfiguration(endpoint: settings.endpoint, credentials: settings.credentials)
         client.maxRequestsPerSecond = maxRps
         client.transport.insecure = insecure
+        client.transport.idleTimeout = .seconds(DurationText.seconds(idleTimeout) ?? 15)
         client.transport.userAgent = "qbarchive/\(QBArchiveVersion.current)"
         var options = CrawlOptions()
         options.scope = scope

@@ -58,6 +58,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Probability (0-1) of dropping the connection without an answer.") var resetRate = 0.0
     @Option(help: "Probability (0-1) of cutting the body short mid-JSON or mid-file.") var truncateRate = 0.0
     @Option(help: "Probability (0-1) of a Content-Length larger than the whole body sent.") var badLengthRate = 0.0
+    @Option(help: "Probability (0-1) of accepting a request, then staying silent for --stall-seconds.")
+    var stallRate = 0.0
+    @Option(help: "How long a stalled request stays silent before it is answered.") var stallSeconds = 60.0
     @Option(
         help: """
             Probability (0-1) that a page of messages is not what was asked for: reordered, padded with an \
@@ -97,6 +100,8 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.resetRate = resetRate
         configuration.truncateRate = truncateRate
         configuration.badLengthRate = badLengthRate
+        configuration.stallRate = stallRate
+        configuration.stallSeconds = stallSeconds
         configuration.pageFaultRate = pageFaultRate
         configuration.largeFileRate = largeFileRate
         configuration.publicBlobRate = publicBlobRate

@@ -72,18 +72,8 @@ struct StatusCommand: AsyncParsableCommand {
         if check, health.exitCode != 0 { throw ExitCode(health.exitCode) }
     }
 
-    /// `26h`, `2d`, `90m`, `3600s`, `1w` or bare seconds.
+    /// `26h`, `2d`, `90m`, `3600s` or bare seconds; `nil` unless positive.
     static func seconds(_ text: String) -> Int? {
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
-        var digits = Substring(text)
-        var unit = 1
-        if let last = text.last, let factor = units[last] {
-            digits = digits.dropLast()
-            unit = factor
-        }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0,
-            value <= Int.max / unit
-        else { return nil }
-        return value * unit
+        DurationText.seconds(text).flatMap { $0 > 0 ? $0 : nil }
     }
 }

@@ -15,7 +15,8 @@ struct CrawlCommandTests {
 
     /// An emulator on a loopback port and a scratch folder for archives.
     static func run(
-        latency: Int = 0, _ body: @Sendable (Emulator, [String: String], URL) async throws -> Void
+        latency: Int = 0, configure: (inout EmulatorConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Emulator, [String: String], URL) async throws -> Void
     ) async throws {
         var configuration = EmulatorConfiguration()
         configuration.seed = 21
@@ -24,6 +25,7 @@ struct CrawlCommandTests {
         configuration.messages = 2500
         configuration.authSecret = secret
         configuration.latencyMilliseconds = latency
+        configure(&configuration)
         let emulator = try Emulator(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crawl-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,6 +1,10 @@
 import ArchiveSQLite
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import QuickBlox
+import QuickBloxEmulator
 import Testing
 
 /// Unattended runs watched without the service: `crawl --quiet` for cron, `status --check` for monitors,
@@ -110,6 +114,37 @@ struct MonitoringCommandTests {
                 let usage = try await Self.check(archive, ["--max-age", bad])
                 #expect(usage.status == 2 && usage.stderr.contains("--max-age"), "\(bad): \(usage)")
             }
+        }
+    }
+}
+
+/// A server that accepts a request and then says nothing costs the idle timeout, not the whole request
+/// timeout: the request is abandoned and retried.
+@Suite("Stalled connections are abandoned after --idle-timeout and retried (the built binary)")
+struct StallCommandTests {
+    @Test func aCrawlThroughStallsAbandonsEachAndArchivesEverything() async throws {
+        try await CrawlCommandTests.run(configure: {
+            $0.stallRate = 0.1
+            $0.stallSeconds = 6
+        }) { emulator, environment, directory in
+            let archive = directory.appendingPathComponent("stalls.sqlite").path
+            let crawl = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet", "--idle-timeout", "1s", "--concurrency", "4"],
+                environment: environment)
+            #expect(crawl.status == 0, "\(crawl.stderr)")
+            #expect(try await CrawlCommandTests.archived(archive) == (try await CrawlCommandTests.visibleTruth(emulator)))
+            let endpoint = try #require(environment["QB_ENDPOINT"])
+            let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + "/_emulator/stats")!)
+            let stalls = try #require(try JSONValue(parsing: String(decoding: data, as: UTF8.self))["faults"]?["stall"]?.lenientInt)
+            #expect(stalls > 0, "the emulator stalled no request")
+            // Had a stalled request been waited out, its late answer would have been taken without a retry.
+            let report = try JSONValue(parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)
+            let retries = try #require(report["runs"]?.arrayValue?.first?["retries"]?.lenientInt)
+            #expect(retries >= stalls, "\(stalls) stalls, \(retries) retries")
+        }
+        for bad in ["0s", "2h", "soon"] {
+            let usage = try await CommandRunner.run(["crawl", "--archive", "/nonexistent/x.sqlite", "--idle-timeout", bad])
+            #expect(usage.status == 2 && usage.stderr.contains("--idle-timeout"), "\(bad): \(usage)")
         }
     }
 }
