@@ -27,6 +27,10 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case timedOut(seconds: Double)
     /// A fault injected by a test, to prove a failed page leaves no trace.
     case injectedFault(afterMessages: Int)
+    /// A backup copy could not be made, or was made and is not sound (nothing was left at `path`).
+    case backupFailed(path: String, reason: String)
+    /// The backend has no such operation (a backend whose own tools do it better, say).
+    case unsupported(String)
 
     public var errorDescription: String? {
         switch self {
@@ -57,6 +61,10 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
                 + "fewer alternatives) and try again."
         case .injectedFault(let count):
             return "Injected fault after \(count) messages (test only)."
+        case .backupFailed(let path, let reason):
+            return "The backup \(path) was not made: \(reason). Nothing was left under that name."
+        case .unsupported(let message):
+            return message
         }
     }
 }

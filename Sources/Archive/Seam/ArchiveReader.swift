@@ -121,6 +121,11 @@ public protocol ArchiveReader: Sendable {
 
     /// Runs `body` with a view in which every read sees the same archive, whatever is written meanwhile.
     func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T
+
+    /// Copies the archive's database, consistent as of one instant, into a new archive at `target` while
+    /// others read and write it, and checks the copy; an existing `target` is refused unless `replace`.
+    /// (The attachment file store is copied by ``FileStore/copy(to:)``.)
+    func backup(to target: String, replace: Bool) async throws -> ArchiveBackup
 }
 
 extension ArchiveReader {
