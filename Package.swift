@@ -131,6 +131,7 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxClient",
                 "Archive",
+                "TextIndex",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -230,6 +231,7 @@ let package = Package(
                 "Stats",
                 "Service",
                 "QuickBloxEmulator",
+                "TextIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,6 @@
 import Foundation
 import QuickBloxClient
+import TextIndex
 
 /// Where a crawl's endpoint and credentials come from: flags, then the environment, then a config file.
 ///
@@ -67,15 +68,26 @@ public struct CrawlSettings: Sendable {
     static func read(_ path: String) throws(SettingsError) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
         var values: [String: String] = [:]
+        // `isNewline` splits CRLF files too ("\r\n" is one Character, never equal to "\n").
         for (index, rawLine) in String(decoding: data, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline
         ).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            var line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            // A file written for a shell (`export QB_LOGIN=…`) is read as the variables it sets.
+            if line.hasPrefix("export "), line.contains("=") {
+                line = line.dropFirst("export ".count).trimmingCharacters(in: .whitespaces)
+            }
             guard let equals = line.firstIndex(of: "=") else {
                 throw .malformed(path: path, line: index + 1)
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            // A mistyped setting would otherwise be ignored and reported as missing; other variables (a shared
+            // systemd EnvironmentFile) are left alone.
+            if key.hasPrefix("QB_"), !keys.contains(key) {
+                let nearest = keys.min { EditDistance.between(key, $0) < EditDistance.between(key, $1) }
+                throw .unknownKey(path: path, line: index + 1, key: key, nearest: nearest ?? keys[0])
+            }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
@@ -92,6 +104,7 @@ public enum SettingsError: Error, LocalizedError, Equatable {
     case invalid(key: String, reason: String)
     case unreadable(path: String)
     case malformed(path: String, line: Int)
+    case unknownKey(path: String, line: Int, key: String, nearest: String)
 
     public var errorDescription: String? {
         switch self {
@@ -102,7 +115,10 @@ public enum SettingsError: Error, LocalizedError, Equatable {
         case .unreadable(let path):
             "cannot read the config file \(path)"
         case .malformed(let path, let line):
-            "\(path):\(line): expected KEY=VALUE"
+            "\(path):\(line): expected KEY=VALUE (or export KEY=VALUE)"
+        case .unknownKey(let path, let line, let key, let nearest):
+            "\(path):\(line): \(key) is not a qbarchive setting — did you mean \(nearest)? "
+                + "(the settings are \(CrawlSettings.keys.joined(separator: ", ")))"
         }
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 enum ArchiveLocation {
     /// The backend for `location`: a file path is a SQLite archive.
     ///
-    /// - Throws: exit code 2 for a URL naming a backend this build does not have.
+    /// - Throws: exit code 2 for a URL naming a backend this build does not have; exit code 10 for a path that
+    ///   is a directory or lies in a directory that does not exist (``checkPath(_:)``).
     static func backend(for location: String) throws -> any ArchiveBackend {
         if let scheme = location.split(separator: ":", maxSplits: 1).first, location.contains("://"),
             scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
@@ -17,7 +18,26 @@ enum ArchiveLocation {
                 "--archive \(scheme)://…: this qbarchive stores archives in SQLite files only; give a file path",
                 code: .usage)
         }
+        try checkPath(location)
         return SQLiteBackend(upgradeProgress: UpgradeReporter().observer)
+    }
+
+    /// Refuses, with exit code 10 and words a user can act on, an `--archive` that is a directory, or whose
+    /// directory does not exist (a typo there would otherwise read as "no archive" or a lock-file error).
+    static func checkPath(_ location: String) throws {
+        guard !location.contains("://") else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(
+                "--archive \(location) is a directory; give the archive's file, for example "
+                    + "\(location.hasSuffix("/") ? location : location + "/")chat.sqlite", code: ExitCode(10))
+        }
+        let parent = URL(fileURLWithPath: location).deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CommandFailure(
+                "--archive \(location): the directory \(parent) does not exist (create it first, or check the path)",
+                code: ExitCode(10))
+        }
     }
 
     /// Opens an existing archive for reading; exit code 10 when it is missing or not an archive.

@@ -131,9 +131,10 @@ struct CrawlCommand: AsyncParsableCommand {
             settings = try CrawlSettings.resolve(
                 scope: scope, flags: flags, environment: ProcessInfo.processInfo.environment, configFile: config)
         } catch {
-            throw ValidationError(error.localizedDescription)
+            throw CommandFailure(error.localizedDescription, code: .usage)
         }
         let output = StandardStreams()
+        _ = try ArchiveLocation.backend(for: archive)  // a directory or a missing folder: said before the lock
         let lock: ArchiveLock
         do {
             lock = try ArchiveLock(archivePath: archive)

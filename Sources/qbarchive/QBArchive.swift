@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextIndex
 
 /// `qbarchive`: archive, search and export the chat history of a QuickBlox application.
 @main
@@ -35,6 +36,10 @@ struct QBArchive: AsyncParsableCommand {
                 Data("error: argument \(bad) is not valid UTF-8; qbarchive will not guess at its text\n".utf8))
             Foundation.exit(ExitCode.usage.rawValue)
         }
+        if let mistyped = unknownSubcommand() {
+            FileHandle.standardError.write(Data(mistyped.utf8))
+            Foundation.exit(ExitCode.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -56,6 +61,19 @@ struct QBArchive: AsyncParsableCommand {
 }
 
 extension QBArchive {
+    /// The error for a first argument that is neither an option nor a command, naming the nearest command
+    /// (`qbarchive crawll` → `did you mean crawl?`); `nil` when it is one.
+    static func unknownSubcommand() -> String? {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        let nearest = names.min { EditDistance.between(first, $0) < EditDistance.between(first, $1) } ?? "help"
+        let close = EditDistance.between(first, nearest) <= max(2, nearest.count / 3)
+        return "error: `\(first)` is not a qbarchive command" + (close ? "; did you mean `\(nearest)`?" : ".")
+            + " The commands: \(names.filter { $0 != "help" }.joined(separator: ", ")) (qbarchive help COMMAND).\n"
+    }
+
     /// The position (1-based) of the first command-line argument whose bytes are not UTF-8.
     ///
     /// Swift decodes arguments with replacement characters, so `search $'caf\xe9'` would search for

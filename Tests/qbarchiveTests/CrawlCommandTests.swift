@@ -123,13 +123,22 @@ struct CrawlCommandTests {
                 ["crawl", "--archive", archive + ".bad"], environment: environment)
             #expect(unreadable.status == 10)
 
-            // A lock file that cannot be created (here: no such directory; in production, a read-only
-            // filesystem) is an unwritable archive, 10 — not "locked by another crawl", 11.
+            // An archive in a directory that does not exist is named as such: 10, not "locked", 11.
             let unwritable = try await CommandRunner.run(
                 ["crawl", "--archive", directory.appendingPathComponent("missing/c.sqlite").path],
                 environment: environment)
             #expect(unwritable.status == 10)
-            #expect(unwritable.stderr.contains("cannot open the lock file"))
+            #expect(unwritable.stderr.contains("missing does not exist"), "\(unwritable.stderr)")
+            // A lock file that cannot be created (a read-only directory) is an unwritable archive, 10 too.
+            if getuid() != 0 {
+                let readOnly = directory.appendingPathComponent("read-only")
+                try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
+                chmod(readOnly.path, 0o555)
+                defer { chmod(readOnly.path, 0o755) }
+                let locked = try await CommandRunner.run(
+                    ["crawl", "--archive", readOnly.appendingPathComponent("c.sqlite").path], environment: environment)
+                #expect(locked.status == 10 && locked.stderr.contains("cannot open the lock file"), "\(locked.stderr)")
+            }
         }
     }
 
