@@ -103,8 +103,17 @@ public struct BundleExport: Sendable {
             "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
             "since": selection.since.map(JSONValue.string) ?? .null,
             "until": selection.until.map(JSONValue.string) ?? .null,
+            "resolved": selection.resolved,
         ])
-        let plan = Self.plan(staged.files, limit: maxPartSize)
+        // Each part carries SHA256SUMS of its own files, right after README.txt; its bytes are made here.
+        let plan = Self.plan(staged.files, limit: maxPartSize).map { files -> [BundleManifest.File] in
+            let sums = Array(BundleManifest.checksumLines(files).utf8)
+            let entry = BundleManifest.File(
+                path: "SHA256SUMS", size: sums.count, sha256: BundleManifest.hex(SHA256.hash(data: sums)), records: nil)
+            var files = files
+            files.insert(entry, at: files.first?.path == "README.txt" ? 1 : 0)
+            return files
+        }
         var parts: [Summary.Part] = []
         for (index, files) in plan.enumerated() {
             var partBody = body
@@ -112,7 +121,7 @@ public struct BundleExport: Sendable {
                 partBody["part"] = .object(["number": .int(index + 1), "of": .int(plan.count)])
                 partBody["set"] = .array(
                     plan.enumerated().flatMap { number, files in
-                        files.filter { $0.path != "README.txt" }.map { file in
+                        files.filter { !BundleManifest.perPartFiles.contains($0.path) }.map { file in
                             JSONValue.object([
                                 "path": .string(file.path), "part": .int(number + 1), "sha256": .string(file.sha256),
                                 "size": .int(file.size),
@@ -155,6 +164,8 @@ public struct BundleExport: Sendable {
                 try writer.beginEntry(path: file.path, size: file.size, modificationTime: manifest.entryTime)
                 if file.path.hasPrefix("attachments/") {
                     try Self.streamAttachment(file, store: store, into: writer)
+                } else if file.path == "SHA256SUMS" {
+                    try writer.write(Array(BundleManifest.checksumLines(manifest.files).utf8))
                 } else {
                     try stage.read(file.path) { chunk throws(ContainerError) in try writer.write(chunk) }
                 }

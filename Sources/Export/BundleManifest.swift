@@ -18,6 +18,14 @@ public struct BundleManifest: Sendable, Hashable {
     }
 
     public static let formatName = "qbarchive-bundle"
+    /// Files every part of a split bundle has its own copy of, left out of the part list (``set``).
+    public static let perPartFiles: Set<String> = ["README.txt", "SHA256SUMS"]
+
+    /// `SHA256SUMS`: every file of a bundle (or part) but the manifest, its signature and itself, as
+    /// `sha256sum -c` reads it, so that an unpacked bundle can be checked with coreutils alone.
+    public static func checksumLines(_ files: [File]) -> String {
+        files.filter { $0.path != "SHA256SUMS" }.map { "\($0.sha256)  \($0.path)\n" }.joined()
+    }
     public static let formatVersion = 1
 
     /// The manifest as a JSON object, without `manifest_sha256`.

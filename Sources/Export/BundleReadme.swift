@@ -1,5 +1,14 @@
 /// `README.txt`: what each file of a bundle is, for whoever opens it without the tool.
 enum BundleReadme {
+    /// How to unpack a container with common tools.
+    static func unpack(_ container: ContainerFormat) -> String {
+        switch container {
+        case .tarGz: "mkdir b && tar -xzf BUNDLE -C b && cd b"
+        case .tarZst: "mkdir b && tar --zstd -xf BUNDLE -C b && cd b"
+        case .zip: "unzip BUNDLE -d b && cd b"
+        }
+    }
+
     static func text(container: ContainerFormat) -> String {
         """
         qbarchive export bundle (\(container.rawValue))
@@ -34,6 +43,35 @@ enum BundleReadme {
                            The file's name and type are those of the attachment that names it.
 
         QuickBlox keeps no history: edit and deletion times are when the archive noticed them.
+
+        Checking this bundle without qbarchive
+        --------------------------------------
+
+        1. The whole file, when its checksum file came with it (BUNDLE stands for the bundle's name):
+
+             sha256sum -c BUNDLE.sha256
+
+        2. Unpack it (\(unpack(container))) and check every file against SHA256SUMS, which lists each file
+           but manifest.json, manifest.sig and itself:
+
+             sha256sum -c SHA256SUMS
+
+        3. Check the files against the manifest (SHA256SUMS is listed there too, with its SHA-256):
+
+             python3 -c 'import json,hashlib; m=json.load(open("manifest.json")); bad=[f["path"] for f in m["files"] if hashlib.sha256(open(f["path"],"rb").read()).hexdigest()!=f["sha256"]]; print("manifest: all files match" if not bad else "manifest: MISMATCH " + " ".join(bad))'
+
+        4. A signed bundle (manifest.sig): the Ed25519 signature covers the exact bytes of manifest.json,
+           and so, through its SHA-256s, every file. With OpenSSL 3 and Python:
+
+             python3 -c 'import json,base64; s=json.load(open("manifest.sig")); open("signature.bin","wb").write(base64.b64decode(s["signature"])); open("signer.der","wb").write(bytes.fromhex("302a300506032b6570032100")+base64.b64decode(s["public_key"])); print("signed by key", s["public_key"])'
+             openssl pkeyutl -verify -pubin -keyform DER -inkey signer.der -rawin -in manifest.json -sigfile signature.bin
+
+           OpenSSL answers "Signature Verified Successfully". Then compare the key printed with the one the
+           exporter gave you (the second word of their .pub file): a signature proves who made the bundle
+           only with a key obtained apart from it.
+
+        manifest.json's selection.resolved gives the dates of the selection as UTC instants, whatever
+        relative dates ("30d") the export was asked for.
 
         """
     }

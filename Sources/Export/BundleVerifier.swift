@@ -81,7 +81,8 @@ public struct BundleVerifier: Sendable {
         let manifest = try BundleManifest(parsing: manifestBytes)
         if let part = manifest.part {
             let mine = manifest.set.filter { $0.part == part.number }.map { "\($0.path) \($0.sha256) \($0.size)" }
-            let listed = manifest.files.filter { $0.path != "README.txt" }.map { "\($0.path) \($0.sha256) \($0.size)" }
+            let listed = manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) }
+                .map { "\($0.path) \($0.sha256) \($0.size)" }
             guard part.number >= 1, part.number <= part.of, mine == listed else {
                 throw BundleProblem(file: "manifest.json", reason: "lists files that disagree with its own part list")
             }

@@ -12,6 +12,10 @@ public struct ExportSelection: Sendable, Hashable {
     public var until: String?
     /// Everything above as one query; `nil` exports the whole archive.
     public var query: Query?
+    /// The selection with every relative or partial date resolved, for the manifest: `sent_from` (the start of
+    /// `--since`), `sent_before` (the end of `--until`), as UTC instants, and the `--where` query as
+    /// understood (absolute dates, UTC) — so that "30d" in a manifest read years later still says which days.
+    public var resolved: JSONValue = .null
 
     /// Combines the options into one query.
     ///
@@ -49,6 +53,16 @@ public struct ExportSelection: Sendable, Hashable {
                 ))
             sources.append("date \(op == .greaterThanOrEqual ? ">=" : "<=") \(text)")
         }
+        var whereReading: String?
+        if let root = parts.first, whereText != nil {
+            whereReading = QuerySummary.describe(Query(source: whereText ?? "", root: root))
+        }
+        resolved = .object([
+            "time_zone": .string("UTC"),
+            "sent_from": periods["--since"].map { .string(ISO8601.format($0.start)) } ?? .null,
+            "sent_before": periods["--until"].map { .string(ISO8601.format($0.end)) } ?? .null,
+            "where_understood_as": whereReading.map(JSONValue.string) ?? .null,
+        ])
         if let first = periods["--since"], let last = periods["--until"], first.start >= last.end {
             throw ExportError.badOption(
                 "--since \(since ?? "") begins after --until \(until ?? "") ends, so no message can be in between "

@@ -72,10 +72,11 @@ struct SplitBundleTests {
             archive: fixture.archive, to: fixture.path("split.tar.gz"))
         #expect(split.parts.count > 1)
         #expect(split.parts.map { URL(fileURLWithPath: $0.path).lastPathComponent }.first == "split.part01.tar.gz")
-        // Every file of the whole bundle is in exactly one part, unchanged; README.txt is in each.
-        let inParts = split.parts.flatMap { $0.manifest.files.filter { $0.path != "README.txt" } }
+        // Every file of the whole bundle is in exactly one part, unchanged; README.txt and SHA256SUMS (of its
+        // own files) are in each.
+        let inParts = split.parts.flatMap { $0.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) } }
         #expect(
-            inParts.sorted { $0.path < $1.path } == whole.manifest.files.filter { $0.path != "README.txt" })
+            inParts.sorted { $0.path < $1.path } == whole.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) })
         #expect(split.parts.allSatisfy { $0.manifest.files.contains { $0.path == "README.txt" } })
         #expect(split.parts.allSatisfy { $0.bytes <= 600 * 1024 || $0.manifest.files.count == 2 })
 
