@@ -31,6 +31,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case backupFailed(path: String, reason: String)
     /// The backend has no such operation (a backend whose own tools do it better, say).
     case unsupported(String)
+    /// An erasure (or hold) names something the archive does not hold.
+    case unknownTarget(String)
 
     public var errorDescription: String? {
         switch self {
@@ -65,6 +67,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return "The backup \(path) was not made: \(reason). Nothing was left under that name."
         case .unsupported(let message):
             return message
+        case .unknownTarget(let message):
+            return message.prefix(1).uppercased() + message.dropFirst() + "; nothing was changed."
         }
     }
 }

@@ -24,6 +24,10 @@ struct PageWriter {
     private let unindexWords: Statement
     private let unindexTrigrams: Statement
     private let files: FileIndexer?
+    private let insertErased: Statement
+    /// Users and dialogs erased (`qbarchive erase`): their new messages are stored already erased.
+    private let erasedUsers: Set<Int>
+    private let erasedDialogs: Set<String>
 
     /// - Parameter indexFiles: whether the files attachments name go into `attachment_files` (a crawl
     ///   with `--attachments none` skips it, and the archive remembers to catch up).
@@ -32,7 +36,18 @@ struct PageWriter {
         self.time = time
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try db.cachedStatement(
-            sql: "SELECT rowid, content_hash, updated_at, raw, text, date_sent FROM messages WHERE id = ?")
+            sql: "SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at FROM messages WHERE id = ?")
+        insertErased = try db.cachedStatement(
+            sql: """
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
+                    erased_at)
+                VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, '[]', '{}', ?, ?, ?, x'', ?, ?, ?)
+                """)
+        // Partial indexes keep these reads to the erased rows alone.
+        erasedUsers = Set(try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM users WHERE erased_at IS NOT NULL")))
+        erasedDialogs = Set(
+            try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM dialogs WHERE erased_at IS NOT NULL")))
         insert = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -69,7 +84,28 @@ struct PageWriter {
     /// Inserts, revises, refreshes or touches one message.
     mutating func write(_ content: MessageContent) throws {
         let message = content.message
-        guard let existing = try Row.fetchOne(select, arguments: [message.id]) else {
+        let existing = try Row.fetchOne(select, arguments: [message.id])
+        if let existing, existing["erased_at"] as Int? != nil {
+            // Erased: what the server still has is never archived again.
+            try touch.execute(arguments: [time, existing["rowid"] as Int64])
+            counts.unchanged += 1
+            return
+        }
+        if existing == nil,
+            erasedDialogs.contains(message.chatDialogID) || message.senderID.map(erasedUsers.contains) == true
+        {
+            try insertErased.execute(arguments: [
+                message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
+                content.readIDs, content.deliveredIDs,
+                SQLiteArchive.skeleton(
+                    id: message.id, dialogID: message.chatDialogID, dateSent: message.dateSent,
+                    senderID: message.senderID, recipientID: message.recipientID),
+                time, time, time,
+            ])
+            counts.new += 1
+            return
+        }
+        guard let existing else {
             try insert.execute(arguments: [
                 message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
                 message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,

@@ -12,15 +12,18 @@ extension SQLiteArchive {
     public func appendAudit(action: String, detail: JSONValue, at time: Int) async throws
         -> String
     {
-        try await pool.write { db in
-            let previous = try Data.fetchOne(db, sql: "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1")
-            let text = detail.jsonString
-            let hash = AuditEntry.hash(previous: previous, at: time, action: action, detail: text)
-            try db.execute(
-                sql: "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (?, ?, ?, ?, ?)",
-                arguments: [time, action, text, previous, hash])
-            return hash.map { String(format: "%02x", $0) }.joined()
-        }
+        try await pool.write { db in try Self.appendAudit(db, action: action, detail: detail, at: time) }
+    }
+
+    /// Appends an audit entry inside the caller's transaction (an act and its entry commit together).
+    static func appendAudit(_ db: Database, action: String, detail: JSONValue, at time: Int) throws -> String {
+        let previous = try Data.fetchOne(db, sql: "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1")
+        let text = detail.jsonString
+        let hash = AuditEntry.hash(previous: previous, at: time, action: action, detail: text)
+        try db.execute(
+            sql: "INSERT INTO audit_log (at, action, detail, previous_hash, hash) VALUES (?, ?, ?, ?, ?)",
+            arguments: [time, action, text, previous, hash])
+        return hash.map { String(format: "%02x", $0) }.joined()
     }
 
 }

@@ -56,11 +56,15 @@ extension SQLiteArchive {
         try statement.execute(arguments: [dialog.id] + dialogArguments(dialog, raw: raw) + [time, time])
     }
 
+    /// An erased dialog keeps its pseudonym and loses no occupant history: name, photo, data and raw stay
+    /// as the erasure left them.
     private static func updateDialog(_ dialog: Dialog, raw: String, time: Int, db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
-                UPDATE dialogs SET type = ?, name = ?, photo = ?, user_id = ?, occupant_ids = ?, admin_ids = ?,
-                    created_at = ?, updated_at = ?, last_message_date_sent = ?, xmpp_room_jid = ?, data = ?, raw = ?,
+                UPDATE dialogs SET type = ?, name = IIF(erased_at IS NULL, ?, name),
+                    photo = IIF(erased_at IS NULL, ?, photo), user_id = ?, occupant_ids = ?, admin_ids = ?,
+                    created_at = ?, updated_at = ?, last_message_date_sent = ?, xmpp_room_jid = ?,
+                    data = IIF(erased_at IS NULL, ?, data), raw = IIF(erased_at IS NULL, ?, raw),
                     last_seen_at = ?, deleted_at = NULL
                 WHERE id = ?
                 """)

@@ -48,6 +48,7 @@ extension SQLiteArchive {
         migrator.registerMigration("v7-multilingual-words") { db in
             try createMultilingualIndexes(db, progress: progress)
         }
+        migrator.registerMigration("v8-erasure", migrate: createErasure)
         return migrator
     }
 

@@ -11,6 +11,7 @@ extension SQLiteArchive {
         let users = items.map { user, raw in
             (user, (raw["user"].flatMap { $0.objectValue == nil ? nil : $0 } ?? raw).jsonString)
         }
+        // An erased user's profile stays a pseudonym, whatever the server still says (`erase`).
         return try await pool.write { [users] db in
             var counts = UpsertCounts()
             let select = try db.cachedStatement(sql: "SELECT raw FROM users WHERE id = ?")
@@ -24,6 +25,7 @@ extension SQLiteArchive {
                         updated_at = excluded.updated_at, last_request_at = excluded.last_request_at,
                         custom_data = excluded.custom_data, user_tags = excluded.user_tags, raw = excluded.raw,
                         last_seen_at = excluded.last_seen_at
+                    WHERE users.erased_at IS NULL
                     """)
             for (user, raw) in users {
                 let stored = try String.fetchOne(select, arguments: [user.id])

@@ -84,6 +84,8 @@ public struct Crawl: Sendable {
             reason: "the crawl process ended without recording its end (killed, crashed or the machine stopped); "
                 + "every page it stored was kept, and the next run went on from there",
             at: runStart)
+        // An erasure cut short after its transaction is finished before anything new is written.
+        try await archive.purgeErased()
         let runID = try await archive.beginRun(scope: options.scope.rawValue, query: options.query, at: runStart)
         var summary = CrawlSummary(startedAt: runStart)
         do {

@@ -24,6 +24,13 @@ public protocol ArchiveWriter: ArchiveReader {
     func beginRun(scope: String?, query: String?, at time: Int) async throws -> Int64
     /// Records how a run ended, with its tallies.
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
+    /// Erases a message, a person or a dialog for good: content out of every table, index and file-store
+    /// file, skeletons kept and marked, a register entry and an audit entry written; with `dryRun`, counts
+    /// what would go and changes nothing.
+    func erase(_ target: ErasureTarget, reason: String?, dryRun: Bool, at time: Int) async throws -> ErasureReport
+    /// Finishes an erasure whose bytes may still be in storage (an erasure interrupted after its transaction);
+    /// `false` when there was nothing to do.
+    @discardableResult func purgeErased() async throws -> Bool
     /// Marks every run still `running` as `interrupted`, with `reason`: called by a crawl that holds the
     /// archive's lock, so those runs' processes died before they could record their end. Returns how many.
     func closeAbandonedRuns(reason: String, at time: Int) async throws -> Int
