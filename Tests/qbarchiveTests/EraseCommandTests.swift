@@ -156,3 +156,52 @@ struct EraseCommandTests {
         }
     }
 }
+
+extension EraseCommandTests {
+    @Test func killedAtAnyMomentAnErasureIsWholeOrAbsentAndTheNextCommandFinishesIt() async throws {
+        try await CrawlCommandTests.run { _, environment, directory in
+            let original = directory.appendingPathComponent("k.sqlite").path
+            #expect(try await CommandRunner.run(["crawl", "--archive", original, "--quiet"], environment: environment).status == 0)
+            let everything = try await CommandRunner.run([
+                "export", "--archive", original, "--format", "jsonl", "--out", "-",
+            ])
+            var texts: [String] = []
+            var othersTexts: [String] = []
+            for line in everything.stdout.split(separator: "\n") {
+                let record = try JSONValue(parsing: String(line))
+                guard let text = record["text"]?.stringValue else { continue }
+                if record["sender_id"] == .int(100_003) { texts.append(text) } else { othersTexts.append(text) }
+            }
+            let total = texts.count
+            // Texts only user3 wrote, not even inside someone else's (the corpus repeats phrases).
+            let own = texts.filter { text in text.utf8.count > 12 && !othersTexts.contains { $0.contains(text) } }
+            #expect(own.count > 5)
+            #expect(total > 10)
+            var outcomes: Set<String> = []
+            for round in 0..<6 {
+                let archive = directory.appendingPathComponent("k\(round).sqlite").path
+                try FileManager.default.copyItem(atPath: original, toPath: archive)
+                let erase = try RunningCommand(["erase", "--archive", archive, "--user", "100003"])
+                try await Task.sleep(for: .milliseconds(40 + 60 * round))
+                erase.signal(SIGKILL)
+                _ = await erase.wait()
+                // Whole or absent: every message of user3 erased, or none.
+                let left = try await CommandRunner.run([
+                    "export", "--archive", archive, "--format", "jsonl", "--where", "sender_id = 100003", "--out", "-",
+                ])
+                let remaining = try left.stdout.split(separator: "\n").filter {
+                    try JSONValue(parsing: String($0))["text"] != .null
+                }.count
+                #expect(remaining == 0 || remaining == total, "round \(round): \(remaining) of \(total) left")
+                outcomes.insert(remaining == 0 ? "erased" : "untouched")
+                #expect(try await CommandRunner.run(["check", "--archive", archive]).status == 0, "round \(round)")
+                // The next erase finishes (or does) it: then no byte of it is left.
+                let next = try await CommandRunner.run(["erase", "--archive", archive, "--user", "100003"])
+                #expect(next.status == 0, "\(next.stderr)")
+                let files = try Self.bytes(archive)
+                let back = own.filter { !Self.found($0, in: files).isEmpty }
+                #expect(back.isEmpty, "round \(round): \(back.count) of \(own.count) still in the bytes")
+            }
+        }
+    }
+}
