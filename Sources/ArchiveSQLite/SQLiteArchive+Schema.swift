@@ -49,6 +49,7 @@ extension SQLiteArchive {
             try createMultilingualIndexes(db, progress: progress)
         }
         migrator.registerMigration("v8-erasure", migrate: createErasure)
+        migrator.registerMigration("v9-legal-holds", migrate: createHolds)
         return migrator
     }
 

@@ -26,8 +26,11 @@ struct EraseCommand: AsyncParsableCommand {
             Stop scheduled crawls first (the archive's lock is taken; exit 11 while a crawl runs). Backups \
             made before are not changed. --dry-run counts what would go and changes nothing.
 
+            A legal hold (qbarchive hold) that keeps any of it refuses the whole erasure (exit 15, naming \
+            the hold).
+
             Exit codes: 0 done, 2 usage, 10 archive unreadable, 11 a crawl holds the archive, 14 the archive \
-            holds no such user, dialog or message.
+            holds no such user, dialog or message, 15 a legal hold keeps part of it.
 
             Examples:
               qbarchive erase --archive chat.sqlite --user 100042 --reason "GDPR request 2024-117" --dry-run
@@ -77,6 +80,13 @@ struct EraseCommand: AsyncParsableCommand {
         let report: ErasureReport
         do {
             _ = try await store.purgeErased()  // an earlier erasure cut short first
+            if let hold = try await HoldCheck.blocking(target, in: store) {
+                throw CommandFailure(
+                    "legal hold #\(hold.id) (\(hold.kind.rawValue) \(hold.target), since \(ISO8601.format(hold.createdAt)): "
+                        + "\(hold.reason)) keeps data this erasure would remove; nothing was changed. Release the hold "
+                        + "first (qbarchive hold release \(hold.id) --reason …) when the law allows it",
+                    code: ExitCode(15))
+            }
             report = try await store.erase(target, reason: reason, dryRun: dryRun, at: ArchiveTime.now())
         } catch let error as ArchiveError {
             if case .unknownTarget = error { throw CommandFailure(error.localizedDescription, code: ExitCode(14)) }

@@ -19,6 +19,10 @@ public struct ErasureReport: Sendable, Hashable {
     public var dryRun = false
     /// The erasure register's id of this erasure (nil for a dry run).
     public var registerID: Int64?
+    /// Messages erased (or that would be) per dialog id.
+    public var perDialog: [String: Int] = [:]
+    /// Messages the target selects that a hold kept (retention).
+    public var kept = 0
 
     public init(target: ErasureTarget, targetID: String) {
         self.target = target

@@ -6,6 +6,8 @@ public enum ErasureTarget: Sendable, Hashable {
     case user(String)
     /// A dialog: every message in it, and its name, photo and custom data.
     case dialog(id: String)
+    /// Retention: every message sent before the instant (unix seconds), except the ids kept (held).
+    case sentBefore(Int, keeping: Set<String>)
 
     /// `message`, `user` or `dialog`, as the erasure register records it.
     public var kind: String {
@@ -13,6 +15,7 @@ public enum ErasureTarget: Sendable, Hashable {
         case .message: "message"
         case .user: "user"
         case .dialog: "dialog"
+        case .sentBefore: "retention"
         }
     }
 }

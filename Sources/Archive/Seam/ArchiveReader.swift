@@ -122,6 +122,11 @@ public protocol ArchiveReader: Sendable {
     /// Runs `body` with a view in which every read sees the same archive, whatever is written meanwhile.
     func withSnapshot<T: Sendable>(_ body: @Sendable (any ArchiveSnapshot) async throws -> T) async throws -> T
 
+    /// Every legal hold, in force or released, oldest first.
+    func holds() async throws -> [LegalHold]
+    /// The id of the archived user with this login, if any.
+    func userID(login: String) async throws -> Int?
+
     /// Copies the archive's database, consistent as of one instant, into a new archive at `target` while
     /// others read and write it, and checks the copy; an existing `target` is refused unless `replace`.
     /// (The attachment file store is copied by ``FileStore/copy(to:)``.)

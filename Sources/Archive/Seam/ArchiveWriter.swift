@@ -31,6 +31,10 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Finishes an erasure whose bytes may still be in storage (an erasure interrupted after its transaction);
     /// `false` when there was nothing to do.
     @discardableResult func purgeErased() async throws -> Bool
+    /// Places a legal hold (audited).
+    func addHold(kind: LegalHold.Kind, target: String, reason: String, at time: Int) async throws -> LegalHold
+    /// Releases a hold in force (audited); `nil` when there is none with that id.
+    func releaseHold(id: Int64, reason: String, at time: Int) async throws -> LegalHold?
     /// Marks every run still `running` as `interrupted`, with `reason`: called by a crawl that holds the
     /// archive's lock, so those runs' processes died before they could record their end. Returns how many.
     func closeAbandonedRuns(reason: String, at time: Int) async throws -> Int

@@ -122,7 +122,14 @@ extension SQLiteArchive {
                 UPDATE messages SET text = NULL, attachments = '[]', custom = '{}', raw = ?, content_hash = x'',
                     erased_at = ? WHERE rowid = ?
                 """)
+        var keeping: Set<String> = []
+        if case .sentBefore(_, let kept) = target { keeping = kept }
         for row in rows {
+            if !keeping.isEmpty, keeping.contains(row["id"] as String) {
+                report.kept += 1
+                continue
+            }
+            report.perDialog[row["dialog_id"] as String, default: 0] += 1
             let rowID: Int64 = row["rowid"]
             let text: String? = row["text"]
             let dateKey: Int64 = row["date_key"]
@@ -191,7 +198,7 @@ extension SQLiteArchive {
 
     /// The messages a target selects, and the id it resolved to.
     private static func resolve(_ db: Database, _ target: ErasureTarget) throws
-        -> (selection: String, argument: DatabaseValueConvertible, id: String)
+        -> (selection: String, argument: any DatabaseValueConvertible, id: String)
     {
         switch target {
         case .message(let id):
@@ -204,6 +211,8 @@ extension SQLiteArchive {
                 throw ArchiveError.unknownTarget("the archive holds no dialog with the id \(id)")
             }
             return ("dialog_id = ?", id, id)
+        case .sentBefore(let instant, _):
+            return ("date_sent < ?", instant, ISO8601.format(instant))
         case .user(let text):
             var id = Int(text)
             if id == nil {

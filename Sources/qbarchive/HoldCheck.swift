@@ -1,0 +1,53 @@
+import Archive
+import Foundation
+import QueryLanguage
+
+/// Which archived messages the legal holds in force keep: what `erase` refuses and `retain` skips.
+enum HoldCheck {
+    /// The holds in force and, for each, the ids of the messages it keeps now.
+    static func held(_ store: any ArchiveReader) async throws -> [(hold: LegalHold, ids: Set<String>)] {
+        var result: [(LegalHold, Set<String>)] = []
+        for hold in try await store.holds() where hold.isActive {
+            result.append((hold, try await ids(matching: hold.queryText, in: store)))
+        }
+        return result
+    }
+
+    /// The ids of the messages a query matches (streamed from one snapshot).
+    static func ids(matching text: String, in store: any ArchiveReader) async throws -> Set<String> {
+        let query = try QueryParser(now: ArchiveTime.now()).parse(text)
+        return try await store.withSnapshot { snapshot in
+            var ids: Set<String> = []
+            for try await batch in snapshot.messages(matching: query) {
+                for hit in batch.items { ids.insert(hit.message.id) }
+            }
+            return ids
+        }
+    }
+
+    /// A user given by id or login, as the numeric id holds record (`nil` when the archive has no such user).
+    static func userID(_ text: String, in store: any ArchiveReader) async throws -> String? {
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { return text }
+        return try await store.userID(login: text).map(String.init)
+    }
+
+    /// The first hold in force that keeps part of what `target` would erase, if any. A target the archive does
+    /// not hold has nothing held (the erasure then says it is unknown).
+    static func blocking(_ target: ErasureTarget, in store: any ArchiveReader) async throws -> LegalHold? {
+        let held = try await held(store)
+        guard !held.isEmpty else { return nil }
+        let targetIDs: Set<String>
+        switch target {
+        case .message(let id): targetIDs = [id]
+        case .sentBefore: return nil
+        case .user(let text):
+            guard let id = try await userID(text, in: store) else { return nil }
+            if let hold = held.first(where: { $0.hold.kind == .user && $0.hold.target == id }) { return hold.hold }
+            targetIDs = try await ids(matching: "sender_id = \(id)", in: store)
+        case .dialog(let id):
+            guard (try? await store.dialogSummary(id: id)) != nil else { return nil }
+            targetIDs = try await ids(matching: "dialog = \"\(id)\"", in: store)
+        }
+        return held.first { !$0.ids.isDisjoint(with: targetIDs) }?.hold
+    }
+}

@@ -1,0 +1,78 @@
+import Archive
+import ArgumentParser
+import Crawler
+import Foundation
+import QuickBlox
+
+/// `qbarchive retain`: erase what is older than the retention period, except what legal holds keep.
+struct RetainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retain",
+        abstract: "Erase messages older than a retention period, except held ones (a dry run unless --apply).",
+        discussion: """
+            Without --apply, lists per dialog how many messages sent before the cutoff would be erased, and how \
+            many legal holds keep; nothing changes. With --apply, erases them as `qbarchive erase` does (text, \
+            attachments, custom fields, revisions, unreferenced files; skeletons stay, the register and audit \
+            log record it, the bytes are purged). Held messages are never touched.
+
+            For scheduled runs (after the crawl, under the same lock discipline: exit 11 while a crawl runs):
+              qbarchive retain --archive /var/lib/qbarchive/chat.sqlite --older-than 730d --apply --quiet
+
+            Exit codes: 0 done, 2 usage, 10 archive unreadable, 11 a crawl holds the archive.
+            """
+    )
+
+    @Option(help: "The archive file.") var archive: String
+    @Option(help: ArgumentHelp("Erase what was sent longer ago than this (730d, 26w → use days: 182d).", valueName: "DURATION"))
+    var olderThan: String
+    @Flag(help: "Erase (without it, a dry run).") var apply = false
+    @Option(help: "Why (recorded with the erasure).") var reason = "retention"
+    @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Print nothing on success.") var quiet = false
+    @Option(help: .hidden) var now: Int?
+
+    func validate() throws {
+        guard let seconds = DurationText.seconds(olderThan), seconds >= 86_400 else {
+            throw ValidationError("--older-than \(olderThan) is not a duration of a day or more (730d, 2160h)")
+        }
+    }
+
+    func run() async throws {
+        _ = try ArchiveLocation.backend(for: archive)
+        let lock: ArchiveLock
+        do {
+            lock = try ArchiveLock(archivePath: archive)
+        } catch {
+            if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
+            throw CommandFailure(error.localizedDescription + "; run retain when no crawl runs", code: ExitCode(11))
+        }
+        defer { lock.release() }
+        let store = try ArchiveLocation.writer(archive)
+        let time = now ?? ArchiveTime.now()
+        let cutoff = time - (DurationText.seconds(olderThan) ?? 0)
+        let held = try await HoldCheck.held(store)
+        let keeping = held.reduce(into: Set<String>()) { $0.formUnion($1.ids) }
+        _ = try await store.purgeErased()
+        let report = try await store.erase(
+            .sentBefore(cutoff, keeping: keeping), reason: reason, dryRun: !apply, at: time)
+        if json {
+            let object: JSONValue = [
+                "cutoff": .string(ISO8601.format(cutoff)), "applied": .bool(apply), "messages": .int(report.messages),
+                "kept_by_holds": .int(report.kept), "revisions": .int(report.revisions), "files": .int(report.files),
+                "per_dialog": .object(report.perDialog.mapValues(JSONValue.int)),
+                "holds": .array(held.map { .int(Int($0.hold.id)) }),
+            ]
+            print(object.jsonString)
+            return
+        }
+        guard !quiet else { return }
+        let verb = apply ? "erased" : "would erase"
+        print(
+            "\(verb) \(report.messages) messages sent before \(ISO8601.format(cutoff)) in \(report.perDialog.count) "
+                + "dialogs; \(report.kept) kept by \(held.count) legal holds"
+                + (apply ? "" : " (a dry run: nothing changed; --apply to erase)"))
+        for (dialog, count) in report.perDialog.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(apply ? 0 : 50) {
+            print("  \(dialog): \(count)")
+        }
+    }
+}
