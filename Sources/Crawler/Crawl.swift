@@ -282,11 +282,14 @@ public struct Crawl: Sendable {
         let id = target.dialog.id
         do {
             let counts = try await crawlDialog(target, since: since, runStart: runStart)
-            if options.query == nil { try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now()) }
+            if options.query == nil {
+                try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
+            }
             return DialogOutcome(dialogID: id, counts: counts)
         } catch {
             if !Self.endsRun(error), !Task.isCancelled {
-                try? await archive.recordCrawlOutcome(dialogID: id, error: error.localizedDescription, at: ArchiveTime.now())
+                try? await archive.recordCrawlOutcome(
+                    dialogID: id, error: error.localizedDescription, at: ArchiveTime.now())
             }
             return DialogOutcome(dialogID: id, error: error)
         }

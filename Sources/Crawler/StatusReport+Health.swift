@@ -55,11 +55,14 @@ extension StatusReport {
         guard status == .complete else {
             var what = died ? "its process died before it could finish" : "it ended \(status.rawValue)"
             if status == .partial, let error = last.error { what += " (\(error))" }
-            if status == .partial, last.error == nil { what += " (some dialogs failed; `status --dialogs 20` lists them)" }
+            if status == .partial, last.error == nil {
+                what += " (some dialogs failed; `status --dialogs 20` lists them)"
+            }
             if status != .partial, !died, let error = last.error { what += ": \(error)" }
             return Health(
                 verdict: .lastRunFailed,
-                reason: "the last run (#\(last.id), started \(Self.duration(now - last.startedAt)) ago) did not succeed: "
+                reason:
+                    "the last run (#\(last.id), started \(Self.duration(now - last.startedAt)) ago) did not succeed: "
                     + "\(what); \(successText)\(running)")
         }
         let age = now - (last.endedAt ?? last.startedAt)
@@ -77,7 +80,9 @@ extension StatusReport {
 
     /// The dialogs that have gone longest without a successful crawl (never first), at most `limit`.
     public func laggards(limit: Int) -> [CrawlState] {
-        let sorted = states.sorted { ($0.lastSuccessAt ?? Int.min, $0.dialogID) < ($1.lastSuccessAt ?? Int.min, $1.dialogID) }
+        let sorted = states.sorted {
+            ($0.lastSuccessAt ?? Int.min, $0.dialogID) < ($1.lastSuccessAt ?? Int.min, $1.dialogID)
+        }
         return Array(sorted.prefix(limit))
     }
 
@@ -88,7 +93,9 @@ extension StatusReport {
         if list.isEmpty { lines.append("  none: no dialog has been crawled yet") }
         for state in list {
             var line = "  \(state.dialogID): "
-            line += state.lastSuccessAt.map { "last success \(Self.duration(now - $0)) ago" } ?? "no successful crawl recorded"
+            line +=
+                state.lastSuccessAt.map { "last success \(Self.duration(now - $0)) ago" }
+                ?? "no successful crawl recorded"
             if let error = state.lastError { line += " — last error: \(error)" }
             lines.append(line)
         }

@@ -21,8 +21,7 @@ public enum ExportRecord {
 
     /// The message as one CSV record of ``csvColumns`` (no line ending): `attachment_files` holds one word
     /// per file, separated by spaces (see ``FileReference/csvToken``), and is empty without files.
-    static func writeCSV(_ hit: SearchHit, files: [FileReference], spreadsheet: Bool = false, into out: inout [UInt8])
-    {
+    static func writeCSV(_ hit: SearchHit, files: [FileReference], spreadsheet: Bool = false, into out: inout [UInt8]) {
         MessageRecord.writeBaseCSV(hit, spreadsheet: spreadsheet, into: &out)
         out.append(UInt8(ascii: ","))
         if !files.isEmpty {

@@ -79,7 +79,8 @@ struct BackupCommand: AsyncParsableCommand {
             print(object.jsonString)
         } else if !quiet {
             let size = ByteCountFormatter.string(fromByteCount: Int64(backup.bytes), countStyle: .file)
-            var line = String(format: "backed up %@ to %@ (%@, checked sound) in %.1f s", archive, out, size, backup.seconds)
+            var line = String(
+                format: "backed up %@ to %@ (%@, checked sound) in %.1f s", archive, out, size, backup.seconds)
             if files.copied + files.present > 0 {
                 line += "; attachment files: \(files.copied) copied, \(files.present) already there"
             }

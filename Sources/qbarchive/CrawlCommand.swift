@@ -89,7 +89,10 @@ struct CrawlCommand: AsyncParsableCommand {
     var externalUrls = false
     @Option(help: "Downloads at once, apart from --concurrency.") var attachmentConcurrency = 2
     @Flag(help: "One JSON event per line (progress, warnings, summary).") var json = false
-    @Flag(help: "Print nothing when the run succeeds (for cron); errors, and the summary of a run that did not succeed, go to standard error.")
+    @Flag(
+        help:
+            "Print nothing when the run succeeds (for cron); errors, and the summary of a run that did not succeed, go to standard error."
+    )
     var quiet = false
     @Flag(help: "Skip TLS certificate checks (self-signed test servers only).") var insecure = false
     @Option(

@@ -232,7 +232,10 @@ struct ExportCommand: AsyncParsableCommand {
         } else if path != "-" {
             let size = ByteCountFormatter.string(fromByteCount: Int64(result.bytes), countStyle: .file)
             var line = "exported \(result.messages) messages to \(path) (\(size), sha256 \(result.sha256))\(warning)\n"
-            if !removed.isEmpty { line += "removed \(removed.count) older files (--keep \(keep ?? 0)): \(removed.joined(separator: ", "))\n" }
+            if !removed.isEmpty {
+                line +=
+                    "removed \(removed.count) older files (--keep \(keep ?? 0)): \(removed.joined(separator: ", "))\n"
+            }
             FileHandle.standardError.write(Data(line.utf8))
         }
     }

@@ -51,7 +51,8 @@ struct HoldAddCommand: AsyncParsableCommand {
         let target: String
         if let user {
             guard let id = try await HoldCheck.userID(user, in: store) else {
-                throw CommandFailure("--user \(user): the archive holds no user with this id or login", code: ExitCode(14))
+                throw CommandFailure(
+                    "--user \(user): the archive holds no user with this id or login", code: ExitCode(14))
             }
             (kind, target) = (.user, id)
         } else if let dialog {
@@ -102,8 +103,11 @@ struct HoldListCommand: AsyncParsableCommand {
         for hold in try await store.holds() where all || hold.isActive {
             let kept = hold.isActive ? try await HoldCheck.ids(matching: hold.queryText, in: store).count : nil
             lines.append(Self.json(hold, kept: kept))
-            text += "#\(hold.id) \(hold.kind.rawValue) \(hold.target) since \(ISO8601.format(hold.createdAt)): \(hold.reason)"
-            text += kept.map { " — keeps \($0) messages\n" } ?? " — released \(ISO8601.format(hold.releasedAt ?? 0)): \(hold.releaseReason ?? "")\n"
+            text +=
+                "#\(hold.id) \(hold.kind.rawValue) \(hold.target) since \(ISO8601.format(hold.createdAt)): \(hold.reason)"
+            text +=
+                kept.map { " — keeps \($0) messages\n" }
+                ?? " — released \(ISO8601.format(hold.releasedAt ?? 0)): \(hold.releaseReason ?? "")\n"
         }
         if json {
             print(JSONValue.array(lines).jsonString)

@@ -24,7 +24,8 @@ struct QBArchive: AsyncParsableCommand {
         subcommands: [
             CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, StatsCommand.self,
             ExportCommand.self, VerifyCommand.self, ImportCommand.self, KeygenCommand.self, ServeCommand.self,
-            AuditCommand.self, VerifyStoreCommand.self, CheckCommand.self, BackupCommand.self, EraseCommand.self, HoldCommand.self, RetainCommand.self,
+            AuditCommand.self, VerifyStoreCommand.self, CheckCommand.self, BackupCommand.self, EraseCommand.self,
+            HoldCommand.self, RetainCommand.self,
             EmulatorCommand.self,
         ]
     )

@@ -23,7 +23,9 @@ struct RetainCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The archive file.") var archive: String
-    @Option(help: ArgumentHelp("Erase what was sent longer ago than this (730d, 26w → use days: 182d).", valueName: "DURATION"))
+    @Option(
+        help: ArgumentHelp(
+            "Erase what was sent longer ago than this (730d, 26w → use days: 182d).", valueName: "DURATION"))
     var olderThan: String
     @Flag(help: "Erase (without it, a dry run).") var apply = false
     @Option(help: "Why (recorded with the erasure).") var reason = "retention"
@@ -71,7 +73,9 @@ struct RetainCommand: AsyncParsableCommand {
             "\(verb) \(report.messages) messages sent before \(ISO8601.format(cutoff)) in \(report.perDialog.count) "
                 + "dialogs; \(report.kept) kept by \(held.count) legal holds"
                 + (apply ? "" : " (a dry run: nothing changed; --apply to erase)"))
-        for (dialog, count) in report.perDialog.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(apply ? 0 : 50) {
+        for (dialog, count) in report.perDialog.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(
+            apply ? 0 : 50)
+        {
             print("  \(dialog): \(count)")
         }
     }

@@ -198,9 +198,12 @@ struct BundleAttachmentTests {
         let split = try await BundleExport(selection: Self.everything, toolVersion: "t", maxPartSize: limit).run(
             archive: fixture.archive, to: fixture.path("split.tar.gz"))
         #expect(split.parts.count > 2)
-        let inParts = split.parts.flatMap { $0.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) } }
+        let inParts = split.parts.flatMap {
+            $0.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) }
+        }
         #expect(
-            inParts.map(\.path).sorted() == whole.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) }.map(\.path).sorted()
+            inParts.map(\.path).sorted()
+                == whole.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) }.map(\.path).sorted()
         )
         let big = "attachments/\(fixture.sha256("uid:u-new"))"
         for part in split.parts {

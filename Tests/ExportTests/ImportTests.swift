@@ -74,9 +74,12 @@ struct SplitBundleTests {
         #expect(split.parts.map { URL(fileURLWithPath: $0.path).lastPathComponent }.first == "split.part01.tar.gz")
         // Every file of the whole bundle is in exactly one part, unchanged; README.txt and SHA256SUMS (of its
         // own files) are in each.
-        let inParts = split.parts.flatMap { $0.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) } }
+        let inParts = split.parts.flatMap {
+            $0.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) }
+        }
         #expect(
-            inParts.sorted { $0.path < $1.path } == whole.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) })
+            inParts.sorted { $0.path < $1.path }
+                == whole.manifest.files.filter { !BundleManifest.perPartFiles.contains($0.path) })
         #expect(split.parts.allSatisfy { $0.manifest.files.contains { $0.path == "README.txt" } })
         #expect(split.parts.allSatisfy { $0.bytes <= 600 * 1024 || $0.manifest.files.count == 2 })
 

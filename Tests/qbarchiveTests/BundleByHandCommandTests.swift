@@ -28,7 +28,9 @@ struct BundleByHandCommandTests {
     static func commands(_ readme: String, step: Int, bundle: String) -> [String] {
         let lines = readme.components(separatedBy: "\n")
         guard let start = lines.firstIndex(where: { $0.hasPrefix("\(step). ") }) else { return [] }
-        let end = lines[(start + 1)...].firstIndex(where: { $0.hasPrefix("\(step + 1). ") || $0.hasPrefix("manifest.json's") })
+        let end = lines[(start + 1)...].firstIndex(where: {
+            $0.hasPrefix("\(step + 1). ") || $0.hasPrefix("manifest.json's")
+        })
         return lines[(start + 1)..<(end ?? lines.count)].filter { $0.hasPrefix("     ") && !$0.hasPrefix("      ") }
             .map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "BUNDLE", with: bundle) }
     }
@@ -36,7 +38,9 @@ struct BundleByHandCommandTests {
     @Test(arguments: ["tar.gz", "tar.zst", "zip"])
     func everyStepOfTheReadmeWorksAndCatchesAChangedByte(container: String) async throws {
         try await SearchCommandTests.withArchive { archive, _ in
-            let directory = URL(fileURLWithPath: archive).deletingLastPathComponent().appendingPathComponent("hand-\(container)").path
+            let directory = URL(fileURLWithPath: archive).deletingLastPathComponent().appendingPathComponent(
+                "hand-\(container)"
+            ).path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let key = directory + "/exporter"
             #expect(try await CommandRunner.run(["keygen", key]).status == 0)
@@ -51,7 +55,9 @@ struct BundleByHandCommandTests {
             let step1 = try await Self.shell("sha256sum -c \(bundle).sha256", in: directory)
             #expect(step1.status == 0 && step1.stdout.contains("OK"), "\(step1)")
             let unpack = BundleReadmeText.unpack[container] ?? ""
-            #expect(try await Self.shell(unpack.replacingOccurrences(of: "BUNDLE", with: bundle), in: directory).status == 0)
+            #expect(
+                try await Self.shell(unpack.replacingOccurrences(of: "BUNDLE", with: bundle), in: directory).status == 0
+            )
             let unpacked = directory + "/b"
             let readme = try String(contentsOfFile: unpacked + "/README.txt", encoding: .utf8)
             #expect(readme.contains(unpack), "the README says how to unpack a \(container)")
@@ -71,12 +77,15 @@ struct BundleByHandCommandTests {
                 if command.hasPrefix("openssl") { #expect(run.stdout.contains("Signature Verified Successfully")) }
                 if command.hasPrefix("python3 -c 'import json,base64") {
                     let publicKey = try String(contentsOfFile: key + ".pub", encoding: .utf8).split(separator: " ")[1]
-                    #expect(run.stdout.contains("signed by key \(publicKey.trimmingCharacters(in: .whitespacesAndNewlines))"))
+                    #expect(
+                        run.stdout.contains(
+                            "signed by key \(publicKey.trimmingCharacters(in: .whitespacesAndNewlines))"))
                 }
             }
 
             // The manifest records the selection's dates as instants.
-            let manifest = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: unpacked + "/manifest.json")))
+            let manifest = try JSONValue(
+                parsing: try Data(contentsOf: URL(fileURLWithPath: unpacked + "/manifest.json")))
             let resolved = manifest["selection"]?["resolved"]
             #expect(resolved?["time_zone"] == "UTC")
             let from = try #require(resolved?["sent_from"]?.stringValue.flatMap(ISO8601.parse))

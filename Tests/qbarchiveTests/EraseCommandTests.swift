@@ -71,9 +71,12 @@ struct EraseCommandTests {
         #expect(pseudonym.hasPrefix("erased-") && pseudonym.count == 19)
 
         let files = try Self.bytes(archive)
-        for text in brunos { #expect(Self.found(text, in: files).isEmpty, "\(text) is still in \(Self.found(text, in: files))") }
+        for text in brunos {
+            #expect(Self.found(text, in: files).isEmpty, "\(text) is still in \(Self.found(text, in: files))")
+        }
         for personal in ["Bruno Erasmo Vexley", "bruno@mail.example", "+15550002"] {
-            #expect(Self.found(personal, in: files).isEmpty, "\(personal) is still in \(Self.found(personal, in: files))")
+            #expect(
+                Self.found(personal, in: files).isEmpty, "\(personal) is still in \(Self.found(personal, in: files))")
         }
         #expect(others.allSatisfy { !Self.found($0, in: files).isEmpty }, "no one else's text was touched")
 
@@ -128,7 +131,9 @@ struct EraseCommandTests {
                 bySender[sender, default: []].insert(text)
             }
             let target = 100_002
-            let othersTexts = bySender.filter { $0.key != target }.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            let othersTexts = bySender.filter { $0.key != target }.values.reduce(into: Set<String>()) {
+                $0.formUnion($1)
+            }
             // (Nor as part of a longer text: the scan looks for the bytes anywhere.)
             let own = (bySender[target] ?? []).filter { text in !othersTexts.contains { $0.contains(text) } }
             let archived = own.filter { !Self.found($0, in: (try? Self.bytes(archive)) ?? []).isEmpty }
@@ -161,7 +166,9 @@ extension EraseCommandTests {
     @Test func killedAtAnyMomentAnErasureIsWholeOrAbsentAndTheNextCommandFinishesIt() async throws {
         try await CrawlCommandTests.run { _, environment, directory in
             let original = directory.appendingPathComponent("k.sqlite").path
-            #expect(try await CommandRunner.run(["crawl", "--archive", original, "--quiet"], environment: environment).status == 0)
+            #expect(
+                try await CommandRunner.run(["crawl", "--archive", original, "--quiet"], environment: environment)
+                    .status == 0)
             let everything = try await CommandRunner.run([
                 "export", "--archive", original, "--format", "jsonl", "--out", "-",
             ])

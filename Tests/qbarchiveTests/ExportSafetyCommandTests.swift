@@ -18,7 +18,8 @@ struct ExportSafetyCommandTests {
 
     static func fixture() async throws -> ArchiveFixture {
         let fixture = try await F()
-        try await fixture.write(texts.enumerated().map { F.message($0.offset + 1, text: $0.element, offset: $0.offset) })
+        try await fixture.write(
+            texts.enumerated().map { F.message($0.offset + 1, text: $0.element, offset: $0.offset) })
         return fixture
     }
 
@@ -32,7 +33,8 @@ struct ExportSafetyCommandTests {
                 ["export", "--archive", archive, "--format", "csv", "--out", path] + extra)
             #expect(run.status == 0, "\(run.stderr)")
         }
-        let plain = try CSV.records(String(decoding: try Data(contentsOf: URL(fileURLWithPath: plainPath)), as: UTF8.self))
+        let plain = try CSV.records(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: plainPath)), as: UTF8.self))
         var excelText = String(decoding: try Data(contentsOf: URL(fileURLWithPath: excelPath)), as: UTF8.self)
         #expect(excelText.hasPrefix("\u{FEFF}"))
         excelText.removeFirst()
@@ -53,7 +55,8 @@ struct ExportSafetyCommandTests {
                 } else {
                     #expect(excelCell == plainCell, "column \(plain[0][column]): \(plainCell.debugDescription)")
                 }
-                #expect(!(excelCell.first.map(triggers.contains) ?? false), "a live cell: \(excelCell.debugDescription)")
+                #expect(
+                    !(excelCell.first.map(triggers.contains) ?? false), "a live cell: \(excelCell.debugDescription)")
             }
         }
     }
@@ -65,7 +68,9 @@ struct ExportSafetyCommandTests {
             let path = fixture.directory.file("out.\(format == "bundle" ? "tar.gz" : format)")
             let keep = Data("an earlier export\n".utf8)
             try keep.write(to: URL(fileURLWithPath: path))
-            let refused = try await CommandRunner.run(["export", "--archive", archive, "--format", format, "--out", path])
+            let refused = try await CommandRunner.run([
+                "export", "--archive", archive, "--format", format, "--out", path,
+            ])
             #expect(refused.status == 13, "\(format): \(refused.stderr)")
             #expect(refused.stderr.contains("\(path) exists") && refused.stderr.contains("--force"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == keep, "\(format): the file was touched")
@@ -103,7 +108,8 @@ struct ExportSafetyCommandTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Files the template could not have made stay, whatever their names look like.
         let bystanders = [
-            "chat-notes.txt", "chat-2024-13.tar.gz", "other-2023-11-14T221320Z.tar.gz", "chat-2023-11-14T221320Z.tar.gz.bak",
+            "chat-notes.txt", "chat-2024-13.tar.gz", "other-2023-11-14T221320Z.tar.gz",
+            "chat-2023-11-14T221320Z.tar.gz.bak",
         ]
         for name in bystanders { try Data().write(to: URL(fileURLWithPath: folder + "/" + name)) }
         let template = folder + "/chat-{date}T{time}.tar.gz"

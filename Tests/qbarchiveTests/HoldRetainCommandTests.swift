@@ -59,8 +59,9 @@ struct HoldRetainCommandTests {
                 }?.key)
             let message = try await CommandRunner.run(["erase", "--archive", archive, "--message", queried])
             #expect(message.status == 15 && message.stderr.contains("legal hold #3"), "\(message)")
-            #expect(try await Self.messages(archive).values.filter { $0.text == nil }.count
-                == before.values.filter { $0.text == nil }.count)
+            #expect(
+                try await Self.messages(archive).values.filter { $0.text == nil }.count
+                    == before.values.filter { $0.text == nil }.count)
 
             // Retention: the dry run counts exactly the old, unheld messages; --apply erases exactly them.
             let expected = before.filter { $0.value.date < boundary && !held.contains($0.key) }
@@ -72,8 +73,9 @@ struct HoldRetainCommandTests {
             let plan = try JSONValue(parsing: dry.stdout)
             #expect(plan["messages"]?.lenientInt == expected.count && plan["kept_by_holds"]?.lenientInt == keptExpected)
             #expect(plan["applied"] == false)
-            #expect(try await Self.messages(archive).values.filter { $0.text == nil }.count
-                == before.values.filter { $0.text == nil }.count, "a dry run changes nothing")
+            #expect(
+                try await Self.messages(archive).values.filter { $0.text == nil }.count
+                    == before.values.filter { $0.text == nil }.count, "a dry run changes nothing")
             let apply = try await CommandRunner.run([
                 "retain", "--archive", archive, "--older-than", "\(days)d", "--apply", "--json", "--now", "\(now)",
             ])
@@ -90,13 +92,17 @@ struct HoldRetainCommandTests {
             #expect(try await CommandRunner.run(["check", "--archive", archive]).status == 0)
 
             // Released, the person's messages can be erased — apart from what the other holds still keep.
-            let release = try await CommandRunner.run(["hold", "release", "1", "--archive", archive, "--reason", "closed"])
+            let release = try await CommandRunner.run([
+                "hold", "release", "1", "--archive", archive, "--reason", "closed",
+            ])
             #expect(release.status == 0, "\(release.stderr)")
             let list = try await CommandRunner.run(["hold", "list", "--archive", archive, "--all", "--json"])
             let holds = try #require(try JSONValue(parsing: list.stdout).arrayValue)
             #expect(holds.count == 3 && holds[0]["release_reason"] == "closed")
             let audit = try await CommandRunner.run(["audit", "list", "--archive", archive, "--json"])
-            for action in ["\"hold\"", "\"hold_release\"", "\"erase\""] { #expect(audit.stdout.contains(action), "\(action)") }
+            for action in ["\"hold\"", "\"hold_release\"", "\"erase\""] {
+                #expect(audit.stdout.contains(action), "\(action)")
+            }
 
             // Mistakes: an unknown person or dialog, a query that does not parse, an unknown hold, a short period.
             for (arguments, code) in [

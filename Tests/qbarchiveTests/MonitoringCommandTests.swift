@@ -1,11 +1,12 @@
 import ArchiveSQLite
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import QuickBlox
 import QuickBloxEmulator
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Unattended runs watched without the service: `crawl --quiet` for cron, `status --check` for monitors,
 /// per-dialog success times, and runs whose process died — through the built binary.
@@ -18,9 +19,11 @@ struct MonitoringCommandTests {
     @Test func quietPrintsNothingOnSuccessAndTheSummaryOnFailure() async throws {
         try await CrawlCommandTests.run { _, environment, directory in
             let archive = directory.appendingPathComponent("q.sqlite").path
-            let first = try await CommandRunner.run(["crawl", "--archive", archive, "--quiet"], environment: environment)
+            let first = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet"], environment: environment)
             #expect(first.status == 0 && first.stdout.isEmpty && first.stderr.isEmpty, "\(first)")
-            let again = try await CommandRunner.run(["crawl", "--archive", archive, "--quiet"], environment: environment)
+            let again = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet"], environment: environment)
             #expect(again.status == 0 && again.stdout.isEmpty && again.stderr.isEmpty, "\(again)")
             var wrong = environment
             wrong["QB_AUTH_SECRET"] = "not-it"
@@ -57,7 +60,8 @@ struct MonitoringCommandTests {
 
             // A successful one, then the same archive judged two hours later against --max-age.
             let started = ArchiveTime.now()
-            let crawl = try await CommandRunner.run(["crawl", "--archive", archive, "--quiet"], environment: environment)
+            let crawl = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet"], environment: environment)
             #expect(crawl.status == 0, "\(crawl.stderr)")
             let fresh = try await Self.check(archive, ["--max-age", "26h"])
             #expect(fresh.status == 0 && fresh.stdout.hasPrefix("OK: the last run (#2) succeeded"), "\(fresh)")
@@ -71,10 +75,13 @@ struct MonitoringCommandTests {
             ])
             #expect(json.status == 32)
             let health = try JSONValue(parsing: json.stdout)["health"]
-            #expect(health?["verdict"] == "stale" && health?["exit_code"] == .int(32) && health?["max_age_seconds"] == .int(3600))
+            #expect(
+                health?["verdict"] == "stale" && health?["exit_code"] == .int(32)
+                    && health?["max_age_seconds"] == .int(3600))
 
             // Every dialog of a successful run has its success time.
-            let report = try JSONValue(parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)
+            let report = try JSONValue(
+                parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)
             let cursors = try #require(report["dialog_cursors"]?.arrayValue)
             #expect(!cursors.isEmpty)
             for cursor in cursors {
@@ -88,7 +95,8 @@ struct MonitoringCommandTests {
             // A crawl killed with -9: while it runs, the check still answers from the last finished run;
             // once its process is gone, its run reads as died, and the next crawl records it so.
             let running = try RunningCommand(
-                ["crawl", "--archive", archive, "--quiet", "--reconcile", "--concurrency", "1"], environment: environment)
+                ["crawl", "--archive", archive, "--quiet", "--reconcile", "--concurrency", "1"],
+                environment: environment)
             for _ in 0..<500 where (try? String(contentsOfFile: archive + ".lock", encoding: .utf8))?.isEmpty ?? true {
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -100,10 +108,12 @@ struct MonitoringCommandTests {
             #expect(died.status == 31 && died.stdout.contains("its process died"), "\(died)")
             let text = try await CommandRunner.run(["status", "--archive", archive])
             #expect(text.stdout.contains("last run: interrupted (its process died)"), "\(text.stdout)")
-            let next = try await CommandRunner.run(["crawl", "--archive", archive, "--quiet"], environment: environment)
+            let next = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--quiet"], environment: environment)
             #expect(next.status == 0, "\(next.stderr)")
             let runs = try #require(
-                try JSONValue(parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)["runs"]?
+                try JSONValue(parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)[
+                    "runs"]?
                     .arrayValue)
             #expect(runs.first?["status"] == "complete")
             #expect(runs.dropFirst().first?["status"] == "interrupted")
@@ -132,18 +142,23 @@ struct StallCommandTests {
                 ["crawl", "--archive", archive, "--quiet", "--idle-timeout", "1s", "--concurrency", "4"],
                 environment: environment)
             #expect(crawl.status == 0, "\(crawl.stderr)")
-            #expect(try await CrawlCommandTests.archived(archive) == (try await CrawlCommandTests.visibleTruth(emulator)))
+            #expect(
+                try await CrawlCommandTests.archived(archive) == (try await CrawlCommandTests.visibleTruth(emulator)))
             let endpoint = try #require(environment["QB_ENDPOINT"])
             let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + "/_emulator/stats")!)
-            let stalls = try #require(try JSONValue(parsing: String(decoding: data, as: UTF8.self))["faults"]?["stall"]?.lenientInt)
+            let stalls = try #require(
+                try JSONValue(parsing: String(decoding: data, as: UTF8.self))["faults"]?["stall"]?.lenientInt)
             #expect(stalls > 0, "the emulator stalled no request")
             // Had a stalled request been waited out, its late answer would have been taken without a retry.
-            let report = try JSONValue(parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)
+            let report = try JSONValue(
+                parsing: try await CommandRunner.run(["status", "--archive", archive, "--json"]).stdout)
             let retries = try #require(report["runs"]?.arrayValue?.first?["retries"]?.lenientInt)
             #expect(retries >= stalls, "\(stalls) stalls, \(retries) retries")
         }
         for bad in ["0s", "2h", "soon"] {
-            let usage = try await CommandRunner.run(["crawl", "--archive", "/nonexistent/x.sqlite", "--idle-timeout", bad])
+            let usage = try await CommandRunner.run([
+                "crawl", "--archive", "/nonexistent/x.sqlite", "--idle-timeout", bad,
+            ])
             #expect(usage.status == 2 && usage.stderr.contains("--idle-timeout"), "\(bad): \(usage)")
         }
     }

@@ -27,15 +27,21 @@ struct NewcomerCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("newcomer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        for command in [["status"], ["search", "refund"], ["stats"], ["export"], ["check"], ["backup", "--out", "b.sqlite"]] {
-            let asDirectory = try await CommandRunner.run(Array(command.prefix(1)) + ["--archive", directory.path] + command.dropFirst())
-            #expect(asDirectory.status == 10 && asDirectory.stderr.contains("is a directory"), "\(command): \(asDirectory)")
+        for command in [
+            ["status"], ["search", "refund"], ["stats"], ["export"], ["check"], ["backup", "--out", "b.sqlite"],
+        ] {
+            let asDirectory = try await CommandRunner.run(
+                Array(command.prefix(1)) + ["--archive", directory.path] + command.dropFirst())
+            #expect(
+                asDirectory.status == 10 && asDirectory.stderr.contains("is a directory"), "\(command): \(asDirectory)")
             let missing = directory.appendingPathComponent("no-such-folder/chat.sqlite").path
-            let inMissing = try await CommandRunner.run(Array(command.prefix(1)) + ["--archive", missing] + command.dropFirst())
+            let inMissing = try await CommandRunner.run(
+                Array(command.prefix(1)) + ["--archive", missing] + command.dropFirst())
             #expect(inMissing.status == 10 && inMissing.stderr.contains("does not exist"), "\(command): \(inMissing)")
         }
         let crawl = try await CommandRunner.run(
-            ["crawl", "--archive", directory.path, "--scope", "app"], environment: ["QB_ENDPOINT": "http://127.0.0.1:9", "QB_API_KEY": "k"])
+            ["crawl", "--archive", directory.path, "--scope", "app"],
+            environment: ["QB_ENDPOINT": "http://127.0.0.1:9", "QB_API_KEY": "k"])
         #expect(crawl.status == 10 && crawl.stderr.contains("is a directory"), "\(crawl)")
     }
 
@@ -48,14 +54,17 @@ struct NewcomerCommandTests {
             let config = directory.appendingPathComponent("shell.conf").path
             try text.write(toFile: config, atomically: true, encoding: .utf8)
             let archive = directory.appendingPathComponent("c.sqlite").path
-            let crawl = try await CommandRunner.run(["crawl", "--archive", archive, "--config", config], environment: [:])
+            let crawl = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--config", config], environment: [:])
             #expect(crawl.status == 0 && crawl.stdout.hasPrefix("crawl complete"), "\(crawl)")
 
             // A mistyped setting is named with its line, never ignored and then reported missing.
             try (text + "QB_PASWORD=x\n").write(toFile: config, atomically: true, encoding: .utf8)
-            let typo = try await CommandRunner.run(["crawl", "--archive", archive, "--config", config], environment: [:])
+            let typo = try await CommandRunner.run(
+                ["crawl", "--archive", archive, "--config", config], environment: [:])
             let line = environment.count + 3
-            #expect(typo.status == 2 && typo.stderr.contains("shell.conf:\(line): QB_PASWORD is not a qbarchive setting"))
+            #expect(
+                typo.status == 2 && typo.stderr.contains("shell.conf:\(line): QB_PASWORD is not a qbarchive setting"))
             #expect(typo.stderr.contains("did you mean QB_PASSWORD?"), "\(typo.stderr)")
             for secret in environment.values where secret.count > 8 { #expect(!typo.stderr.contains(secret)) }
         }

@@ -79,7 +79,8 @@ extension SQLiteArchive {
             }
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             try db.execute(sql: "VACUUM")
-            try db.execute(sql: "UPDATE erasures SET purged_at = ? WHERE purged_at IS NULL", arguments: [ArchiveTime.now()])
+            try db.execute(
+                sql: "UPDATE erasures SET purged_at = ? WHERE purged_at IS NULL", arguments: [ArchiveTime.now()])
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             return true
         }
@@ -139,7 +140,8 @@ extension SQLiteArchive {
             try indexTrigrams.execute(arguments: [rowID])
             keys.formUnion(attachmentKeys(row["attachments"]))
             for attachments in try String.fetchAll(
-                db, sql: "SELECT attachments FROM message_revisions WHERE message_id = ?", arguments: [row["id"] as String])
+                db, sql: "SELECT attachments FROM message_revisions WHERE message_id = ?",
+                arguments: [row["id"] as String])
             {
                 keys.formUnion(attachmentKeys(attachments))
             }
@@ -220,7 +222,8 @@ extension SQLiteArchive {
             }
             guard let id,
                 try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM users WHERE id = ? UNION SELECT 1 FROM messages WHERE sender_id = ? LIMIT 1",
+                    db,
+                    sql: "SELECT 1 FROM users WHERE id = ? UNION SELECT 1 FROM messages WHERE sender_id = ? LIMIT 1",
                     arguments: [id, id]) == true
             else {
                 throw ArchiveError.unknownTarget(
@@ -262,7 +265,8 @@ extension SQLiteArchive {
         }
         var digests: [String] = []
         for key in keys.subtracting(stillNamed).sorted() {
-            let digest = try String.fetchOne(db, sql: "SELECT sha256 FROM attachment_files WHERE key = ?", arguments: [key])
+            let digest = try String.fetchOne(
+                db, sql: "SELECT sha256 FROM attachment_files WHERE key = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM attachment_files WHERE key = ?", arguments: [key])
             if let digest,
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attachment_files WHERE sha256 = ?", arguments: [digest])

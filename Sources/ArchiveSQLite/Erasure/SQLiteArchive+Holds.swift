@@ -47,7 +47,9 @@ extension SQLiteArchive {
     }
 
     public func userID(login: String) async throws -> Int? {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT id FROM users WHERE login = ?", arguments: [login]) }
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT id FROM users WHERE login = ?", arguments: [login])
+        }
     }
 
     /// Every hold, in force or released, oldest first.
