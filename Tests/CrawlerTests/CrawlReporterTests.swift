@@ -49,7 +49,24 @@ struct CrawlReporterTests {
         #expect(sink.err.withLock { $0 }.isEmpty)
     }
 
-    @Test("--quiet: failures on standard error, the summary line on standard output, nothing else")
+    @Test("--quiet: nothing at all on success; failures and a failed run's summary on standard error")
+    func silent() {
+        let sink = Sink()
+        let reporter = sink.reporter(.silent)
+        var summary = CrawlSummary(startedAt: 100)
+        summary.finishedAt = 104
+        reporter.finish(summary)
+        #expect(sink.out.withLock { $0 }.isEmpty && sink.err.withLock { $0 }.isEmpty)
+        Self.events.forEach(reporter.handle)
+        summary.status = .partial
+        reporter.finish(summary)
+        #expect(sink.out.withLock { $0 }.isEmpty)
+        let errors = sink.err.withLock { $0 }
+        #expect(errors.hasPrefix("dialog b failed: GET /chat/Message.json"))
+        #expect(errors.hasSuffix("\n") && errors.contains("crawl partial"), "\(errors)")
+    }
+
+    @Test("Output that is not a terminal: failures on standard error, the summary line on standard output")
     func quiet() {
         let sink = Sink()
         let reporter = sink.reporter(.quiet)
