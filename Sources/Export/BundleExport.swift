@@ -183,7 +183,10 @@ public struct BundleExport: Sendable {
                 try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
                 try sidecar.commit()
             } catch {
-                unlink(path)  // ours, just placed: a bundle is not left beside another bundle's checksum
+                // Not replacing, the checksum name was taken meanwhile: ours, just placed, must not sit beside
+                // another export's checksum. Replacing, the old checksum file is gone: the bundle stays (whole,
+                // it verifies without one).
+                if !replace { unlink(path) }
                 throw error
             }
             return Summary.Part(path: path, manifest: manifest, sha256: digest, bytes: output.size)

@@ -193,10 +193,16 @@ struct ExportReadBackTests {
         let blocker = fixture.path(".case.tar.gz.sha256.partial-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
         let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
-        await #expect(throws: ExportError.self) {
+        // Not asked to replace: refused, and the earlier bundle and its checksum stay as they were.
+        await #expect(throws: ExportError.exists(path: path)) {
             _ = try await BundleExport(selection: everything, container: .tarGz, toolVersion: Self.version)
                 .run(archive: fixture.archive, to: path)
         }
+        #expect(try BundleVerifier().verify(path: path).sidecarChecked)
+        // Asked to replace (--force), and stopped between the bundle and its checksum file.
+        var replacing = BundleExport(selection: everything, container: .tarGz, toolVersion: Self.version)
+        replacing.replace = true
+        await #expect(throws: ExportError.self) { _ = try await replacing.run(archive: fixture.archive, to: path) }
         let report = try BundleVerifier().verify(path: path)
         #expect(report.canonical && !report.sidecarChecked)
     }

@@ -33,7 +33,7 @@ struct ArchiveOpeningTests {
         #expect(
             Set(migrations) == [
                 "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
-                "v6-per-user-deletion", "v7-multilingual-words",
+                "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds",
             ])
     }
 
@@ -83,7 +83,7 @@ struct ArchiveOpeningTests {
             #expect(
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
-                    "v6-per-user-deletion", "v7-multilingual-words",
+                    "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds",
                 ])
         }
     }

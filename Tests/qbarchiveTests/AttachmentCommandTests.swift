@@ -161,6 +161,10 @@ struct AttachmentCommandTests {
     func missingArchive() async throws {
         let result = try await CommandRunner.run(["verify-store", "--archive", "/nonexistent/x.sqlite"])
         #expect(result.status == 10)
-        #expect(result.stderr.contains("No archive at"))
+        #expect(result.stderr.contains("the directory /nonexistent does not exist"))
+        let inTemp = try await CommandRunner.run([
+            "verify-store", "--archive", NSTemporaryDirectory() + "/no-such.sqlite",
+        ])
+        #expect(inTemp.status == 10 && inTemp.stderr.contains("No archive at"), "\(inTemp)")
     }
 }

@@ -102,7 +102,10 @@ struct SearchCommandTests {
     @Test func aMissingArchiveExits10() async throws {
         let result = try await CommandRunner.run(["search", "--archive", "/nonexistent/a.sqlite", "refund"])
         #expect(result.status == 10)
-        #expect(result.stderr.contains("No archive at /nonexistent/a.sqlite"))
+        #expect(result.stderr.contains("--archive /nonexistent/a.sqlite: the directory /nonexistent does not exist"))
+        let missing = NSTemporaryDirectory() + "/no-such-archive.sqlite"
+        let inTemp = try await CommandRunner.run(["search", "--archive", missing, "refund"])
+        #expect(inTemp.status == 10 && inTemp.stderr.contains("No archive at \(missing)"), "\(inTemp)")
     }
 
     @Test func crawlWhereRefusesWhatQuickBloxCannotFilter() async throws {
