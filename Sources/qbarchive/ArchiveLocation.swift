@@ -1,6 +1,7 @@
 import Archive
 import ArchiveSQLite
 import ArgumentParser
+import Crawler
 import Foundation
 
 /// The one place that turns an `--archive` value into a storage backend and opens it: every other module
@@ -57,6 +58,20 @@ enum ArchiveLocation {
             return try backend.openWriter(at: location)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+        }
+    }
+
+    /// Takes the archive's crawl lock for a command that rewrites it (erase, retain): exit 10 when the lock
+    /// file cannot be made, 11 (saying what to do) while a crawl holds it.
+    static func lockForMaintenance(_ location: String, command: String) throws -> ArchiveLock {
+        _ = try backend(for: location)
+        do {
+            return try ArchiveLock(archivePath: location)
+        } catch {
+            if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
+            throw CommandFailure(
+                error.localizedDescription + "; run \(command) when no crawl runs (stop the timer first)",
+                code: ExitCode(11))
         }
     }
 }

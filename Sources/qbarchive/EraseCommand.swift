@@ -66,15 +66,7 @@ struct EraseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = try ArchiveLocation.backend(for: archive)
-        let lock: ArchiveLock
-        do {
-            lock = try ArchiveLock(archivePath: archive)
-        } catch {
-            if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
-            throw CommandFailure(
-                error.localizedDescription + "; erase when no crawl runs (stop the timer first)", code: ExitCode(11))
-        }
+        let lock = try ArchiveLocation.lockForMaintenance(archive, command: "erase")
         defer { lock.release() }
         let store = try ArchiveLocation.writer(archive)
         let report: ErasureReport

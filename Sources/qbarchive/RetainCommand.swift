@@ -40,14 +40,7 @@ struct RetainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = try ArchiveLocation.backend(for: archive)
-        let lock: ArchiveLock
-        do {
-            lock = try ArchiveLock(archivePath: archive)
-        } catch {
-            if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
-            throw CommandFailure(error.localizedDescription + "; run retain when no crawl runs", code: ExitCode(11))
-        }
+        let lock = try ArchiveLocation.lockForMaintenance(archive, command: "retain")
         defer { lock.release() }
         let store = try ArchiveLocation.writer(archive)
         let time = now ?? ArchiveTime.now()

@@ -254,12 +254,7 @@ extension SQLiteArchive {
     private static func forgetUnreferencedFiles(_ db: Database, keys: Set<String>) throws -> [String] {
         guard !keys.isEmpty else { return [] }
         var stillNamed: Set<String> = []
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT attachments FROM messages WHERE attachments <> '[]'
-                UNION ALL SELECT attachments FROM message_revisions WHERE attachments <> '[]'
-                """)
+        let rows = try Row.fetchCursor(db, sql: FileIndexer.everyAttachmentList)
         while let row = try rows.next() {
             for key in attachmentKeys(row[0]) where keys.contains(key) { stillNamed.insert(key) }
         }

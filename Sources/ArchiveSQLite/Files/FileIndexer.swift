@@ -32,6 +32,12 @@ struct FileIndexer {
         }
     }
 
+    /// Every attachments list of every message and revision that has one.
+    static let everyAttachmentList = """
+        SELECT attachments FROM messages WHERE attachments <> '[]'
+        UNION ALL SELECT attachments FROM message_revisions WHERE attachments <> '[]'
+        """
+
     /// Indexes every attachment of every archived message and revision (the v5 migration, and a run after
     /// a `--attachments none` run).
     ///
@@ -40,12 +46,7 @@ struct FileIndexer {
     static func indexAll(_ db: Database, time: Int) throws -> Int {
         let indexer = try FileIndexer(db: db, time: time)
         var read = 0
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT attachments FROM messages WHERE attachments <> '[]'
-                UNION ALL SELECT attachments FROM message_revisions WHERE attachments <> '[]'
-                """)
+        let rows = try Row.fetchCursor(db, sql: everyAttachmentList)
         while let row = try rows.next() {
             let text: String = row[0]
             guard let array = try? JSONValue(parsing: Array(text.utf8)).arrayValue else { continue }
