@@ -45,9 +45,6 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try ArchiveLocation.reader(archive)
-        if !force, FileManager.default.fileExists(atPath: out) {
-            throw CommandFailure("\(out) exists; give --force to replace it, or another --out", code: ExitCode(13))
-        }
         let backup: ArchiveBackup
         do {
             backup = try await store.backup(to: out, replace: force)

@@ -69,34 +69,19 @@ final class RunningCommand: @unchecked Sendable {
 
     /// The first line printed on standard output (waits up to `timeout`).
     func firstLine(timeout: Duration = .seconds(30)) async throws -> String {
-        let handle = output.fileHandleForReading
-        return try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask {
-                var bytes: [UInt8] = []
-                while true {
-                    let chunk = try await Task.detached { handle.availableData }.value
-                    if chunk.isEmpty { break }
-                    bytes += chunk
-                    if let newline = bytes.firstIndex(of: 0x0A) {
-                        return String(decoding: bytes[..<newline], as: UTF8.self)
-                    }
-                }
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw CancellationError()
-            }
-            let line = try await group.next()!
-            group.cancelAll()
-            return line
-        }
+        try await Self.firstLine(of: output.fileHandleForReading, timeout: timeout) { _ in true }
     }
 
     /// The first line on standard error that contains `text` (waits up to `timeout`); the rest stays unread.
     func firstErrorLine(containing text: String, timeout: Duration = .seconds(60)) async throws -> String {
-        let handle = errors.fileHandleForReading
-        return try await withThrowingTaskGroup(of: String.self) { group in
+        try await Self.firstLine(of: errors.fileHandleForReading, timeout: timeout) { $0.contains(text) }
+    }
+
+    /// The first line read from `handle` that `matches` (or all that was read, when it ends first).
+    private static func firstLine(
+        of handle: FileHandle, timeout: Duration, where matches: @escaping @Sendable (String) -> Bool
+    ) async throws -> String {
+        try await withThrowingTaskGroup(of: String.self) { group in
             group.addTask {
                 var bytes: [UInt8] = []
                 while true {
@@ -106,7 +91,7 @@ final class RunningCommand: @unchecked Sendable {
                     while let newline = bytes.firstIndex(of: 0x0A) {
                         let line = String(decoding: bytes[..<newline], as: UTF8.self)
                         bytes.removeSubrange(...newline)
-                        if line.contains(text) { return line }
+                        if matches(line) { return line }
                     }
                 }
                 return String(decoding: bytes, as: UTF8.self)
