@@ -102,6 +102,8 @@ struct PageWriter {
                     senderID: message.senderID, recipientID: message.recipientID),
                 time, time, time,
             ])
+            // In both indexes with no text, as every message is, or their own check finds a row they lack.
+            try index(rowID: db.lastInsertedRowID, dateSent: message.dateSent, text: nil)
             counts.new += 1
             return
         }

@@ -160,12 +160,17 @@ extension SQLiteArchive {
         report.files = digests.count
         if case .user = target, let id = Int(targetID) {
             let name = pseudonym(userID: id, archiveID: identity)
+            // Upserted: a person known only as a sender (no profile archived) must be marked erased too, or
+            // their next messages would be archived with their text.
             try db.execute(
                 sql: """
-                    UPDATE users SET login = ?, full_name = ?, email = NULL, phone = NULL, custom_data = NULL,
-                        user_tags = NULL, raw = ?, erased_at = ? WHERE id = ?
+                    INSERT INTO users (id, login, full_name, raw, first_seen_at, last_seen_at, erased_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET login = excluded.login, full_name = excluded.full_name,
+                        email = NULL, phone = NULL, custom_data = NULL, user_tags = NULL, raw = excluded.raw,
+                        erased_at = excluded.erased_at
                     """,
-                arguments: [name, name, "{\"id\":\(id),\"login\":\"\(name)\"}", time, id])
+                arguments: [id, name, name, "{\"id\":\(id),\"login\":\"\(name)\"}", time, time, time])
             report.users = db.changesCount
             report.pseudonym = name
         }
