@@ -1,7 +1,7 @@
 import Foundation
 
 /// An `--out` path with `{date}` and `{time}` in it, for scheduled exports: each run writes a new file
-/// (`exports/chat-{date}.jsonl` → `exports/chat-2024-03-01.jsonl`), and ``rotate(keep:except:)`` removes the
+/// (`exports/chat-{date}.jsonl` → `exports/chat-2024-03-01.jsonl`), and ``rotate(keep:except:extensions:)`` removes the
 /// oldest files the template made beyond a count.
 ///
 /// `{date}` is the UTC day (`2024-03-01`), `{time}` the UTC time of day (`101500Z`); both sort as they read,
