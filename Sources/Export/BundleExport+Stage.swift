@@ -22,7 +22,10 @@ extension BundleExport {
     ) async throws -> Staged {
         let query = selection.query
         let attachments = attachments
+        let redaction = redaction
+        let subject = selection.subject?.id
         return try await archive.withSnapshot { snapshot in
+            let privacy = ExportPrivacy(redaction: redaction, subject: subject)
             let identity = try await snapshot.identity()
             let messagesJSON = try stage.create("messages.jsonl")
             let messagesCSV = try stage.create("messages.csv")
@@ -43,20 +46,24 @@ extension BundleExport {
                 for hit in batch.items {
                     let message = hit.message
                     let references = resolver.resolve(message.attachmentsJSON, files: batch.files)
+                    let shown = privacy.hit(hit)
+                    let spoken = privacy.hit(hit, redacting: false)
                     if transcript?.name != "transcripts/\(message.dialogID).txt" {
                         if let transcript { files.append(try transcript.finish(records: nil)) }
                         let next = try stage.create("transcripts/\(message.dialogID).txt")
-                        try next.write(Array(TranscriptWriter.heading(hit).utf8))
+                        try next.write(Array(privacy.redact(TranscriptWriter.heading(spoken)).utf8))
                         transcript = next
                         dialogIDs.append(message.dialogID)
                     }
                     try transcript?.write(
-                        Array(TranscriptWriter.lines(hit, files: references, carriage: carriage).utf8))
+                        Array(
+                            privacy.redact(TranscriptWriter.lines(spoken, files: references, carriage: carriage)).utf8))
                     line.removeAll(keepingCapacity: true)
-                    ExportRecord.writeJSON(hit, raw: true, files: references, carriage: carriage, into: &line)
+                    MessageRecord.writeJSON(
+                        shown, raw: true, files: privacy.redact(references.json(carriage)), into: &line)
                     try messagesJSON.append(record: line)
                     line.removeAll(keepingCapacity: true)
-                    ExportRecord.writeCSV(hit, files: references, into: &line)
+                    ExportRecord.writeCSV(shown, files: references, into: &line)
                     try messagesCSV.append(record: line)
                     if let deletedAt = message.deletedAt {
                         line.removeAll(keepingCapacity: true)
@@ -81,7 +88,7 @@ extension BundleExport {
             for try await batch in snapshot.dialogs(ids: dialogFilter) {
                 for dialog in batch {
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.dialog(dialog, into: &line)
+                    BundleRecords.dialog(privacy.dialog(dialog), into: &line)
                     try dialogs.append(record: line)
                     if let deletedAt = dialog.deletedAt {
                         line.removeAll(keepingCapacity: true)
@@ -95,7 +102,7 @@ extension BundleExport {
             for try await batch in snapshot.memberships(dialogIDs: dialogFilter) {
                 for period in batch {
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.membership(period, into: &line)
+                    BundleRecords.membership(privacy.membership(period), into: &line)
                     try membership.append(record: line)
                     userIDs.insert(period.userID)
                 }
@@ -104,7 +111,7 @@ extension BundleExport {
             for try await batch in snapshot.users(ids: query == nil ? nil : userIDs.sorted()) {
                 for user in batch {
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.user(user, into: &line)
+                    BundleRecords.user(privacy.user(user), into: &line)
                     try users.append(record: line)
                 }
             }
@@ -113,7 +120,8 @@ extension BundleExport {
                 for revision in batch.items {
                     let references = resolver.resolve(revision.attachmentsJSON, files: batch.files)
                     line.removeAll(keepingCapacity: true)
-                    BundleRecords.revision(revision, files: references.json(carriage), into: &line)
+                    BundleRecords.revision(
+                        privacy.revision(revision), files: privacy.redact(references.json(carriage)), into: &line)
                     try revisions.append(record: line)
                 }
             }
@@ -127,7 +135,7 @@ extension BundleExport {
             for file in [messagesJSON, messagesCSV, deletions, dialogs, membership, users, revisions] {
                 files.append(try file.finish(records: file.records))
             }
-            let body: [String: JSONValue] = [
+            var body: [String: JSONValue] = [
                 "archive": .object([
                     "id": .string(identity.id.uuidString.lowercased()),
                     "created_at": .string(ISO8601.format(identity.createdAt)),
@@ -140,6 +148,7 @@ extension BundleExport {
                 "entry_mtime": .int(last ?? identity.createdAt),
                 "attachments": resolver.manifestEntry,
             ]
+            body["privacy"] = privacy.manifestEntry()
             return Staged(files: files, body: body, messages: messageCount, attachments: resolver.stored)
         }
     }

@@ -33,6 +33,11 @@ public struct BundleExport: Sendable {
     /// Replace files already under the bundle's names (`--force`); otherwise such a file is an error
     /// (``ExportError/exists(path:)``) and nothing is replaced.
     public var replace = false
+    /// What every string written is cleared of (`--redact`, `--redact-pattern`); empty by default.
+    public var redaction = Redaction.none
+    /// The archive's audit entry of this bundle's creation (`export_begin`), carried as `audit.jsonl` and
+    /// named in the manifest; `nil` leaves both out, so that the bytes depend on the data alone.
+    public var creation: AuditEntry?
 
     public init(
         selection: ExportSelection, container: ContainerFormat = .tarGz, createdAt: Int? = nil,
@@ -87,6 +92,9 @@ public struct BundleExport: Sendable {
         defer { stage.remove() }
         var staged = try await stageFiles(archive: archive, stage: stage, progress: progress)
         staged.files.append(try stage.write("README.txt", BundleReadme.text(container: container), records: nil))
+        if let creation {
+            staged.files.append(try stage.write("audit.jsonl", Self.auditLine(creation), records: 1))
+        }
         staged.files.sort { $0.path < $1.path }
         let store = archive.fileStore
         if attachments { staged.files += try Self.attachmentFiles(staged.attachments, store: store) }
@@ -98,6 +106,11 @@ public struct BundleExport: Sendable {
             "format": .string(container.rawValue), "library": .string(ContainerWriter.libraryVersion),
         ])
         body["created_at"] = createdAt.map { .string(ISO8601.format($0)) } ?? .null
+        if let creation {
+            body["audit"] = .object([
+                "file": .string("audit.jsonl"), "entry": .int(Int(creation.id)), "hash": .string(creation.hashHex),
+            ])
+        }
         body["selection"] = .object([
             "where": selection.whereText.map(JSONValue.string) ?? .null,
             "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
@@ -199,6 +212,16 @@ public struct BundleExport: Sendable {
             output.discard()
             throw error
         }
+    }
+
+    /// `audit.jsonl`'s line: the entry with its detail as the exact text the chain hashes, so that anyone can
+    /// recompute `hash` = SHA-256(previous hash's bytes + "\n" + time + "\n" + action + "\n" + detail).
+    static func auditLine(_ entry: AuditEntry) -> String {
+        JSONValue.object([
+            "id": .int(Int(entry.id)), "time": .int(entry.at), "at": .string(ISO8601.format(entry.at)),
+            "action": .string(entry.action), "detail": .string(entry.detail),
+            "previous_hash": entry.previousHashHex.map(JSONValue.string) ?? .null, "hash": .string(entry.hashHex),
+        ]).jsonString + "\n"
     }
 
     /// Removes the parts already written when a later part fails.

@@ -44,6 +44,14 @@ public struct BundleImport: Sendable {
         let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
         let reports = try bundles.map { try verifier.verify(path: $0) }
         try BundleVerifier.checkComplete(reports, paths: bundles)
+        // A redacted or subject-access bundle is a disclosure, not a copy: restored, it would pass for an
+        // archive whose texts and people were never what the bundle shows.
+        if let index = reports.firstIndex(where: { $0.manifest.body["privacy"] != nil }) {
+            throw BundleProblem(
+                file: bundles[index],
+                reason: "was exported with --redact or --subject (manifest.json: privacy), so it is not a copy of "
+                    + "an archive and cannot be imported as one; import an unredacted bundle")
+        }
         let restored = try Self.restoreAttachments(reports, bundles: bundles, into: archive.fileStore)
         var records = 0
         var inserted = 0

@@ -35,6 +35,9 @@ enum BundleReadme {
                            and their attachment_files.
         membership.jsonl   who was an occupant of each dialog, from when to when (as observed).
         deletions.jsonl    messages and dialogs the server no longer has, and since when (as observed).
+        audit.jsonl        (when the archive recorded the export) the archive's audit entry of this
+                           bundle's creation, `export_begin`: its number in the archive's hash-chained
+                           audit log, time, request, and chain hashes (step 5).
         transcripts/       one readable conversation per dialog: names, times, attachments (with the
                            path of each file, or why it is absent), edits and deletions marked.
         attachments/       the attached files, each once, named after the SHA-256 of its bytes
@@ -70,8 +73,17 @@ enum BundleReadme {
            exporter gave you (the second word of their .pub file): a signature proves who made the bundle
            only with a key obtained apart from it.
 
+        5. The bundle's own creation: audit.jsonl's hash is SHA-256 over the previous entry's hash (its
+           bytes) and "\\nTIME\\nACTION\\nDETAIL"; this recomputes it, and the archive's keeper can show
+           the same entry, and the later `export` entry naming this bundle's SHA-256, with
+           `qbarchive audit list`:
+
+             python3 -c 'import json,hashlib; e=json.loads(open("audit.jsonl").readline()); h=hashlib.sha256(bytes.fromhex(e["previous_hash"] or "")+("\\n%d\\n%s\\n%s" % (e["time"],e["action"],e["detail"])).encode()).hexdigest(); print("audit entry", e["id"], "intact" if h==e["hash"] else "ALTERED")'
+
         manifest.json's selection.resolved gives the dates of the selection as UTC instants, whatever
-        relative dates ("30d") the export was asked for.
+        relative dates ("30d") the export was asked for. manifest.json's privacy, when present, says what
+        was redacted (--redact: e-mail addresses, phone numbers, URLs, patterns, and how many of each) and,
+        for a subject-access export (--subject), who the subject is: everyone else is participant-N.
 
         """
     }

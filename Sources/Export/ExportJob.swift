@@ -24,6 +24,12 @@ public struct ExportJob: Sendable {
     /// Replace files already at the target (`--force`); otherwise an existing file is
     /// ``ExportError/exists(path:)`` (see ``existingTargets(path:)`` to refuse before any work).
     public var replace = false
+    /// What every string written is cleared of (`--redact`, `--redact-pattern`); empty by default. A
+    /// subject-access export's pseudonyms follow from ``ExportSelection/subject``.
+    public var redaction = Redaction.none
+    /// Who asked, for the `export_begin` audit entry (the service's `by`, `from`, `via`); empty on the
+    /// command line.
+    public var requestedBy: [String: JSONValue] = [:]
 
     public init(
         format: ExportFormat, selection: ExportSelection, raw: Bool = false, excel: Bool = false,
@@ -50,28 +56,45 @@ public struct ExportJob: Sendable {
         public var sha256: String
         /// The files written, with their SHA-256: one, or a split bundle's parts.
         public var files: [String: String] = [:]
+        /// What was redacted and pseudonymised, as the manifest says it (``ExportPrivacy``); `nil` for nothing.
+        public var privacy: JSONValue?
+        /// The audit entry recorded as the bundle began, which the bundle carries (`audit.jsonl`).
+        public var begun: AuditEntry?
     }
 
     /// Writes the export to `path` (`-` is standard output for JSON Lines and CSV). Writes as it reads:
     /// call it on a thread of its own (``OwnThread/run(_:)``).
-    public func run(archive: any ArchiveReader, path: String, progress: @escaping @Sendable (Int) -> Void = { _ in })
-        async throws -> Result
-    {
+    ///
+    /// A bundle whose archive is given as `auditing` first records an `export_begin` entry in its audit log
+    /// and carries that entry as `audit.jsonl`: the bundle names its own creation in the archive's chain
+    /// (and the `export` entry that ``audit(_:archive:path:removed:at:)`` records afterwards names the
+    /// bundle's SHA-256). Without it — a read-only archive, or the library's own tests — the bundle depends
+    /// on the data alone.
+    public func run(
+        archive: any ArchiveReader, path: String, auditing: (any ArchiveWriter)? = nil,
+        at time: Int = ArchiveTime.now(), progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws -> Result {
         if format == .bundle {
+            let begun = try? await auditing?.appendAudit(action: "export_begin", detail: beginDetail(path), at: time)
             var bundle = BundleExport(
                 selection: selection, container: container, createdAt: createdAt, signingKeyPath: sign,
                 toolVersion: version, maxPartSize: maxPartSize, attachments: attachments, maxBytes: maxBytes)
             bundle.replace = replace
+            bundle.redaction = redaction
+            bundle.creation = begun
             let summary = try await bundle.run(archive: archive, to: path, progress: progress)
             return Result(
                 messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256,
-                files: Dictionary(uniqueKeysWithValues: summary.parts.map { ($0.path, $0.sha256) }))
+                files: Dictionary(uniqueKeysWithValues: summary.parts.map { ($0.path, $0.sha256) }),
+                privacy: summary.manifest.body["privacy"], begun: begun)
         }
         var export = MessageExport(selection: selection, format: format, raw: raw, excel: excel)
         export.replace = replace
+        export.redaction = redaction
         let summary = try await export.run(archive: archive, to: path, progress: progress)
         return Result(
-            messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256, files: [path: summary.sha256])
+            messages: summary.messages, bytes: summary.bytes, sha256: summary.sha256, files: [path: summary.sha256],
+            privacy: summary.privacy)
     }
 
     /// Records the export in the audit log: when, what was selected, where it went, its hash.
@@ -81,7 +104,7 @@ public struct ExportJob: Sendable {
         _ result: Result, archive: any ArchiveWriter, path: String, removed: [String] = [],
         at time: Int = ArchiveTime.now()
     ) async -> Bool {
-        let detail = JSONValue.object([
+        var detail: [String: JSONValue] = [
             "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
             "where": selection.whereText.map(JSONValue.string) ?? .null,
             "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
@@ -92,12 +115,33 @@ public struct ExportJob: Sendable {
             "attachments": format == .bundle ? .bool(attachments) : .null,
             "files": .object(result.files.mapValues(JSONValue.string)),
             "replaced": .bool(replace), "removed": .array(removed.map(JSONValue.string)),
-        ])
-        return (try? await archive.appendAudit(action: "export", detail: detail, at: time)) != nil
+        ]
+        if let privacy = result.privacy { detail["privacy"] = privacy }
+        if let begun = result.begun {
+            detail["begun"] = .object(["entry": .int(Int(begun.id)), "hash": .string(begun.hashHex)])
+        }
+        return (try? await archive.appendAudit(action: "export", detail: .object(detail), at: time)) != nil
     }
 }
 
 extension ExportJob {
+    /// What the `export_begin` entry records: the request, before anything is written (no counts, no hash).
+    func beginDetail(_ path: String) -> JSONValue {
+        var detail: [String: JSONValue] = [
+            "format": .string("bundle \(container.rawValue)"),
+            "where": selection.whereText.map(JSONValue.string) ?? .null,
+            "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
+            "since": selection.since.map(JSONValue.string) ?? .null,
+            "until": selection.until.map(JSONValue.string) ?? .null,
+            "output": .string(path), "signed": .bool(sign != nil), "attachments": .bool(attachments),
+            "tool": .string("qbarchive \(version)"),
+        ]
+        detail.merge(requestedBy) { _, asker in asker }
+        if let subject = selection.subject { detail["subject"] = .int(subject.id) }
+        if !redaction.isEmpty { detail["redact"] = redaction.manifestEntry }
+        return .object(detail)
+    }
+
     /// The files already under the names this export would write: the file itself, and for a bundle its
     /// checksum file and any split part (`NAME.part01.tar.gz`) with its checksum. Empty for standard output.
     public func existingTargets(path: String) -> [String] {

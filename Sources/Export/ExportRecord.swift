@@ -11,14 +11,6 @@ public enum ExportRecord {
     /// The CSV header line (no line ending).
     public static var csvHeader: String { csvColumns.joined(separator: ",") }
 
-    /// The message as a JSON object with sorted keys, `attachment_files` included (no newline).
-    static func writeJSON(
-        _ hit: SearchHit, raw: Bool, files: [FileReference], carriage: FileReference.Carriage,
-        into out: inout [UInt8]
-    ) {
-        MessageRecord.writeJSON(hit, raw: raw, files: files.json(carriage), into: &out)
-    }
-
     /// The message as one CSV record of ``csvColumns`` (no line ending): `attachment_files` holds one word
     /// per file, separated by spaces (see ``FileReference/csvToken``), and is empty without files.
     static func writeCSV(_ hit: SearchHit, files: [FileReference], spreadsheet: Bool = false, into out: inout [UInt8]) {

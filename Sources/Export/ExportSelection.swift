@@ -16,13 +16,41 @@ public struct ExportSelection: Sendable, Hashable {
     /// `--since`), `sent_before` (the end of `--until`), as UTC instants, and the `--where` query as
     /// understood (absolute dates, UTC) — so that "30d" in a manifest read years later still says which days.
     public var resolved: JSONValue = .null
+    /// A subject-access export's person (`--subject`): only what they took part in is selected.
+    public var subject: Subject?
+
+    /// The person of a subject-access export and the dialogs they were ever a member of.
+    public struct Subject: Sendable, Hashable {
+        /// Their QuickBlox user id.
+        public var id: Int
+        /// Dialogs whose membership history names them (they may have left since).
+        public var dialogs: [String]
+
+        public init(id: Int, dialogs: [String]) {
+            self.id = id
+            self.dialogs = dialogs
+        }
+
+        /// What they took part in: messages they sent or were sent, and every message of a dialog they are
+        /// an occupant of or ever were a member of.
+        var clause: String {
+            var parts = ["sender_id = \(id)", "recipient_id = \(id)", "occupants_ids = \(id)"]
+            if !dialogs.isEmpty {
+                parts.append("dialog in (" + dialogs.map { "\"\($0)\"" }.joined(separator: ", ") + ")")
+            }
+            return "(" + parts.joined(separator: " or ") + ")"
+        }
+    }
 
     /// Combines the options into one query.
     ///
     /// - Throws: ``QueryError`` for a `--where` that does not parse (positions refer to its text), or
     ///   ``ExportError/badOption(_:)`` for a date that is not one.
-    public init(whereText: String?, dialogID: String?, since: String?, until: String?, now: Int) throws {
+    public init(
+        whereText: String?, dialogID: String?, since: String?, until: String?, now: Int, subject: Subject? = nil
+    ) throws {
         self.whereText = whereText
+        self.subject = subject
         self.dialogID = dialogID
         self.since = since
         self.until = until
@@ -36,6 +64,10 @@ public struct ExportSelection: Sendable, Hashable {
             parts.append(
                 .predicate(QueryPredicate(field: .dialog, op: .equal, values: [.string(dialogID)], range: 0..<0)))
             sources.append("dialog = \(dialogID)")
+        }
+        if let subject {
+            parts.append(try QueryParser(now: now).parse(subject.clause).root)
+            sources.append("subject = \(subject.id)")
         }
         var periods: [String: (start: Int, end: Int)] = [:]
         for (option, text, op) in [
@@ -57,12 +89,16 @@ public struct ExportSelection: Sendable, Hashable {
         if let root = parts.first, whereText != nil {
             whereReading = QuerySummary.describe(Query(source: whereText ?? "", root: root))
         }
-        resolved = .object([
+        var resolved: [String: JSONValue] = [
             "time_zone": .string("UTC"),
             "sent_from": periods["--since"].map { .string(ISO8601.format($0.start)) } ?? .null,
             "sent_before": periods["--until"].map { .string(ISO8601.format($0.end)) } ?? .null,
             "where_understood_as": whereReading.map(JSONValue.string) ?? .null,
-        ])
+        ]
+        if let subject {
+            resolved["subject"] = .object(["user_id": .int(subject.id), "took_part_in": .string(subject.clause)])
+        }
+        self.resolved = .object(resolved)
         if let first = periods["--since"], let last = periods["--until"], first.start >= last.end {
             throw ExportError.badOption(
                 "--since \(since ?? "") begins after --until \(until ?? "") ends, so no message can be in between "

@@ -1,4 +1,5 @@
 import Archive
+import QuickBlox
 import Search
 
 /// Writes the selected messages as one JSON Lines or CSV file (or to standard output).
@@ -13,6 +14,8 @@ public struct MessageExport: Sendable {
     public var excel: Bool
     /// Replace a file already at the target (`--force`); otherwise that is ``ExportError/exists(path:)``.
     public var replace = false
+    /// What every string written is cleared of (`--redact`, `--redact-pattern`); empty by default.
+    public var redaction = Redaction.none
 
     public init(selection: ExportSelection, format: ExportFormat, raw: Bool = false, excel: Bool = false) {
         self.selection = selection
@@ -27,6 +30,8 @@ public struct MessageExport: Sendable {
         public var bytes: Int
         /// SHA-256 (hex) of the file's bytes.
         public var sha256: String
+        /// What was redacted and pseudonymised (``ExportPrivacy``), for the audit log; `nil` for nothing.
+        public var privacy: JSONValue?
     }
 
     /// Streams the messages into `path` (`-` for standard output) in `(dialog, date_sent, id)` order.
@@ -43,9 +48,11 @@ public struct MessageExport: Sendable {
         try await archive.withSnapshot { snapshot in
             let file = try OutputFile(path: path, replace: replace)
             do {
-                let count = try await write(snapshot, into: file, progress: progress)
+                let privacy = ExportPrivacy(redaction: redaction, subject: selection.subject?.id)
+                let count = try await write(snapshot, into: file, privacy: privacy, progress: progress)
                 let digest = try file.commit()
-                return Summary(messages: count, bytes: file.size, sha256: digest)
+                return Summary(
+                    messages: count, bytes: file.size, sha256: digest, privacy: privacy.manifestEntry())
             } catch {
                 file.discard()
                 throw error
@@ -53,9 +60,9 @@ public struct MessageExport: Sendable {
         }
     }
 
-    private func write(_ snapshot: any ArchiveSnapshot, into file: OutputFile, progress: (Int) -> Void) async throws
-        -> Int
-    {
+    private func write(
+        _ snapshot: any ArchiveSnapshot, into file: OutputFile, privacy: ExportPrivacy, progress: (Int) -> Void
+    ) async throws -> Int {
         var count = 0
         var line: [UInt8] = []
         line.reserveCapacity(4096)
@@ -69,11 +76,13 @@ public struct MessageExport: Sendable {
         for try await batch in snapshot.messages(matching: selection.query) {
             for hit in batch.items {
                 let files = resolver.resolve(hit.message.attachmentsJSON, files: batch.files)
+                let shown = privacy.hit(hit)
                 line.removeAll(keepingCapacity: true)
                 if format == .csv {
-                    ExportRecord.writeCSV(hit, files: files, spreadsheet: excel, into: &line)
+                    ExportRecord.writeCSV(shown, files: files, spreadsheet: excel, into: &line)
                 } else {
-                    ExportRecord.writeJSON(hit, raw: raw, files: files, carriage: .none, into: &line)
+                    MessageRecord.writeJSON(
+                        shown, raw: raw, files: privacy.redact(files.json(.none)), into: &line)
                 }
                 line.append(contentsOf: newline)
                 try file.write(line)

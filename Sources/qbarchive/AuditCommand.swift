@@ -64,7 +64,7 @@ struct AuditListCommand: AsyncParsableCommand {
 
     @Option(help: "The archive file.") var archive: String
     @Option(help: "How many of the latest entries.") var last = 50
-    @Flag(help: "One JSON object per line.") var json = false
+    @Flag(help: "One JSON object per line, with each entry's chain hashes.") var json = false
 
     func run() async throws {
         let entries = try await AuditCommand.open(archive).auditEntries().suffix(max(0, last))
@@ -75,6 +75,8 @@ struct AuditListCommand: AsyncParsableCommand {
                         "id": .int(Int(entry.id)), "at": .string(ISO8601.format(entry.at)),
                         "action": .string(entry.action),
                         "detail": (try? JSONValue(parsing: entry.detail)) ?? .string(entry.detail),
+                        "hash": .string(entry.hashHex),
+                        "previous_hash": entry.previousHashHex.map(JSONValue.string) ?? .null,
                     ]).jsonString)
             } else {
                 print(

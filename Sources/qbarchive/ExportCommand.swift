@@ -84,6 +84,33 @@ struct ExportCommand: AsyncParsableCommand {
     var maxPartSize: String?
     @Flag(help: "Bundle: leave the attachment files out (messages still name each file and its SHA-256).")
     var noAttachments = false
+    @Option(
+        help: ArgumentHelp(
+            "Replace e-mail addresses, phone numbers and/or URLs in everything written: emails,phones,urls or all.",
+            discussion: """
+                Texts, custom fields, attachments, the server's raw records, revisions, transcripts, dialog and \
+                user records: a match becomes [email], [phone] or [url]. The manifest (and the audit log) say \
+                what was redacted and how many matches each rule replaced. See docs/compliance.md for the rules.
+                """,
+            valueName: "KINDS"))
+    var redact: String?
+    @Option(
+        name: .customLong("redact-pattern"),
+        help: ArgumentHelp(
+            "Also replace what this regular expression (ICU syntax) matches with [redacted]; repeatable.",
+            valueName: "REGEX"))
+    var redactPatterns: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "A subject-access export: what this user (id or login) took part in, everyone else pseudonymised.",
+            discussion: """
+                Selects the messages they sent or were sent and every message of each dialog they are or ever \
+                were a member of (combined with --where, --dialog, --since and --until). Everyone else becomes \
+                participant-N with the id -N, in messages, dialogs, membership and users.jsonl; private dialogs \
+                lose their name and photo. Texts stay as written: add --redact for addresses in them.
+                """,
+            valueName: "USER"))
+    var subject: String?
     @Flag(help: "Print a JSON summary instead of a sentence.") var json = false
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
@@ -121,12 +148,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let whereText = try `where`.map { try QueryInput.resolve($0, queries: queries) }
-        let selection: ExportSelection
+        let redaction: Redaction
         do {
-            selection = try ExportSelection(
-                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? ArchiveTime.now())
-        } catch let error as QueryError {
-            throw QueryInput.failure(error, query: whereText ?? "")
+            redaction = try Redaction(list: redact, patterns: redactPatterns)
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
@@ -141,6 +165,18 @@ struct ExportCommand: AsyncParsableCommand {
             // from a read-only handle; the audit entry then cannot be recorded, which the report says.
             store = try ArchiveLocation.reader(archive)
         }
+        var person: ExportSelection.Subject?
+        if let subject { person = try await Self.subject(subject, in: store) }
+        let selection: ExportSelection
+        do {
+            selection = try ExportSelection(
+                whereText: whereText, dialogID: dialog, since: since, until: until, now: now ?? ArchiveTime.now(),
+                subject: person)
+        } catch let error as QueryError {
+            throw QueryInput.failure(error, query: whereText ?? "")
+        } catch {
+            throw CommandFailure(error.localizedDescription, code: .usage)
+        }
         let startedAt = now ?? ArchiveTime.now()
         let template: OutputTemplate?
         do {
@@ -154,6 +190,7 @@ struct ExportCommand: AsyncParsableCommand {
             createdAt: createdAt.flatMap(ISO8601.parse), sign: sign, version: QBArchiveVersion.current,
             maxPartSize: maxPartSize.flatMap(Self.byteCount), attachments: !noAttachments)
         job.replace = force
+        job.redaction = redaction
         if !force, let existing = job.existingTargets(path: path).first {
             throw CommandFailure(ExportError.exists(path: existing).localizedDescription, code: ExitCode(13))
         }
@@ -167,7 +204,9 @@ struct ExportCommand: AsyncParsableCommand {
         let exportJob = job
         do {
             result = try await OwnThread.run {
-                try await exportJob.run(archive: store, path: path, progress: progress.update)
+                try await exportJob.run(
+                    archive: store, path: path, auditing: store as? any ArchiveWriter, at: startedAt,
+                    progress: progress.update)
             }
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: whereText ?? "")
@@ -202,6 +241,33 @@ struct ExportCommand: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data("note: no archived message matches — understood as: \(reading)\n".utf8))
         }
+    }
+
+    /// `--subject`: the user (an id, else a login) and the dialogs their membership history names.
+    static func subject(_ text: String, in store: any ArchiveReader) async throws -> ExportSelection.Subject {
+        let id: Int?
+        if let number = Int(text), number > 0 {
+            id = try await store.withSnapshot { snapshot in
+                for try await batch in snapshot.users(ids: [number]) where !batch.isEmpty { return number }
+                return nil
+            }
+        } else {
+            id = try await store.userID(login: text)
+        }
+        guard let id else {
+            throw CommandFailure(
+                "--subject \(text): the archive holds no user with this \(Int(text) == nil ? "login" : "id"), so "
+                    + "nothing was exported (a subject-access export names someone the archive knows; "
+                    + "`qbarchive search --archive A 'from:NAME'` finds a sender by name)", code: .usage)
+        }
+        let dialogs = try await store.withSnapshot { snapshot in
+            var dialogs = Set<String>()
+            for try await batch in snapshot.memberships(dialogIDs: nil) {
+                for period in batch where period.userID == id { dialogs.insert(period.dialogID) }
+            }
+            return dialogs.sorted()
+        }
+        return ExportSelection.Subject(id: id, dialogs: dialogs)
     }
 
     /// `700M`, `2G`, `1048576`: bytes (K, M, G are powers of 1024).

@@ -40,9 +40,17 @@ struct ExportAPITests {
             try Data(bytes).write(to: URL(fileURLWithPath: copy))
             let report = try BundleVerifier().verify(path: copy)
             #expect(report.manifest.files.contains { $0.path == "messages.jsonl" })
+            // The bundle carries the audit entry of its own creation, naming who asked.
+            #expect(report.manifest.files.contains { $0.path == "audit.jsonl" })
+            let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
+            let begun = try #require(entries.last { $0.action == "export_begin" })
+            #expect(report.manifest.body["audit"]?["entry"] == .int(Int(begun.id)))
+            #expect(try JSONValue(parsing: begun.detail)["via"] == "api")
+            let finished = try #require(entries.last { $0.action == "export" })
+            #expect(try JSONValue(parsing: finished.detail)["begun"]?["hash"] == .string(begun.hashHex))
         }
         let entries = try await SQLiteArchive.openReadOnly(at: fixture.archivePath).auditEntries()
-        #expect(entries.map(\.action).suffix(2) == ["export", "download"])
+        #expect(entries.map(\.action).suffix(3) == ["export_begin", "export", "download"])
     }
 
     @Test(arguments: [

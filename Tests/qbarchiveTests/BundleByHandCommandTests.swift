@@ -63,7 +63,7 @@ struct BundleByHandCommandTests {
             #expect(readme.contains(unpack), "the README says how to unpack a \(container)")
             #expect(Self.commands(readme, step: 1, bundle: bundle) == ["sha256sum -c \(bundle).sha256"])
             var all: [String] = []
-            for step in 2...4 {
+            for step in 2...5 {
                 let commands = Self.commands(readme, step: step, bundle: bundle)
                 #expect(!commands.isEmpty, "step \(step)")
                 all += commands
@@ -71,9 +71,10 @@ struct BundleByHandCommandTests {
             for command in all {
                 let run = try await Self.shell(command, in: unpacked)
                 #expect(run.status == 0, "\(command): \(run)")
-                if command.hasPrefix("python3 -c 'import json,hashlib") {
+                if command.hasPrefix("python3 -c 'import json,hashlib"), command.contains("manifest.json") {
                     #expect(run.stdout.contains("manifest: all files match"))
                 }
+                if command.contains("audit.jsonl") { #expect(run.stdout.contains("intact"), "\(run)") }
                 if command.hasPrefix("openssl") { #expect(run.stdout.contains("Signature Verified Successfully")) }
                 if command.hasPrefix("python3 -c 'import json,base64") {
                     let publicKey = try String(contentsOfFile: key + ".pub", encoding: .utf8).split(separator: " ")[1]
@@ -91,6 +92,27 @@ struct BundleByHandCommandTests {
             let from = try #require(resolved?["sent_from"]?.stringValue.flatMap(ISO8601.parse))
             #expect(abs(from - (ArchiveTime.now() - 3650 * 86_400)) < 600, "\(String(describing: resolved))")
             #expect(resolved?["where_understood_as"] == "word \"refund\" OR word \"invoice\"")
+
+            // Step 5's entry is the archive's: the same number and hash in its audit log, followed by the
+            // `export` entry that names it and the bundle's SHA-256.
+            let entry = try JSONValue(
+                parsing: try String(contentsOfFile: unpacked + "/audit.jsonl", encoding: .utf8))
+            let log = try await CommandRunner.run(["audit", "list", "--archive", archive, "--json"])
+            let entries = try log.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+            let begun = try #require(entries.first { $0["id"] == entry["id"] })
+            #expect(begun["action"] == "export_begin" && begun["hash"] == entry["hash"], "\(begun) \(entry)")
+            #expect(manifest["audit"]?["hash"] == entry["hash"] && manifest["audit"]?["entry"] == entry["id"])
+            let finished = try #require(entries.last { $0["action"] == "export" })
+            #expect(finished["detail"]?["begun"]?["hash"] == entry["hash"])
+            let bundleSum = try String(contentsOfFile: directory + "/\(bundle).sha256", encoding: .utf8).prefix(64)
+            #expect(finished["detail"]?["sha256"]?.stringValue == String(bundleSum))
+            let stepFive = Self.commands(readme, step: 5, bundle: bundle)[0]
+            let original = try String(contentsOfFile: unpacked + "/audit.jsonl", encoding: .utf8)
+            let altered = original.replacingOccurrences(of: "export_begin", with: "export_begun")
+            try altered.write(toFile: unpacked + "/audit.jsonl", atomically: false, encoding: .utf8)
+            let alteredRun = try await Self.shell(stepFive, in: unpacked)
+            #expect(alteredRun.stdout.contains("ALTERED"), "\(alteredRun)")
+            try original.write(toFile: unpacked + "/audit.jsonl", atomically: false, encoding: .utf8)
 
             // One changed byte in a file: step 2 and step 3 name it; so does a changed manifest for step 4.
             let messages = unpacked + "/messages.csv"

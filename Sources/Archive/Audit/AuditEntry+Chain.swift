@@ -29,3 +29,10 @@ extension ArchiveReader {
         AuditEntry.firstBroken(in: try await auditEntries())
     }
 }
+
+extension AuditEntry {
+    /// ``hash`` as lowercase hex.
+    public var hashHex: String { hash.map { String(format: "%02x", $0) }.joined() }
+    /// ``previousHash`` as lowercase hex; `nil` for the first entry.
+    public var previousHashHex: String? { previousHash.map { $0.map { String(format: "%02x", $0) }.joined() } }
+}

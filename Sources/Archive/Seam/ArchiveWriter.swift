@@ -70,8 +70,9 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Marks stored files (missing or corrupt in the store) to be fetched again; returns how many.
     func requeueFiles(sha256: [String]) async throws -> Int
 
-    /// Appends an entry to the hash-chained audit log and returns its hash (hex).
-    func appendAudit(action: String, detail: JSONValue, at time: Int) async throws -> String
+    /// Appends an entry to the hash-chained audit log and returns it (its number, chain hashes and the
+    /// detail's exact text).
+    @discardableResult func appendAudit(action: String, detail: JSONValue, at time: Int) async throws -> AuditEntry
 
     /// Gives a new, empty archive the identity of the archive a bundle came from.
     ///
@@ -95,7 +96,7 @@ extension ArchiveWriter {
 
     /// ``appendAudit(action:detail:at:)`` now.
     @discardableResult
-    public func appendAudit(action: String, detail: JSONValue) async throws -> String {
+    public func appendAudit(action: String, detail: JSONValue) async throws -> AuditEntry {
         try await appendAudit(action: action, detail: detail, at: ArchiveTime.now())
     }
 

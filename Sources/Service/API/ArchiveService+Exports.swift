@@ -110,6 +110,11 @@ extension ArchiveService {
             format: .bundle, selection: selection, container: request.container, createdAt: now,
             sign: configuration.signingKeyPath, version: configuration.toolVersion)
         exportJob.maxBytes = configuration.limits.exportsMaxBytes - usage.bytes
+        exportJob.requestedBy = [
+            "by": .string(context.actor), "from": context.remoteAddress.map(JSONValue.string) ?? .null,
+            "via": .string("api"),
+        ]
+        let auditing = audit.archive
         let job = exportJob
         let name = ExportFileName.make(at: now, container: request.container)
         let path = exportPath(name)
@@ -117,7 +122,9 @@ extension ArchiveService {
         let result: ExportJob.Result
         do {
             result = try await answering(request.whereText ?? "") {
-                try await OwnThread.run { try await job.run(archive: archive, path: path) }
+                try await OwnThread.run {
+                    try await job.run(archive: archive, path: path, auditing: auditing, at: now)
+                }
             }
         } catch ExportError.quotaExceeded(let limit) {
             throw ServiceError(
@@ -133,6 +140,9 @@ extension ArchiveService {
         ]
         detail["since"] = request.since.map(JSONValue.string) ?? .null
         detail["until"] = request.until.map(JSONValue.string) ?? .null
+        if let begun = result.begun {
+            detail["begun"] = .object(["entry": .int(Int(begun.id)), "hash": .string(begun.hashHex)])
+        }
         try await audit.record("export", by: context, via: "api", detail)
         var out: [UInt8] = []
         var object = JSONObjectWriter(into: &out)
