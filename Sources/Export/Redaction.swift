@@ -38,10 +38,12 @@ public struct Redaction: Sendable, Hashable {
                 // the domain; a dotted domain whose last label is letters (`a@b.example`, `мария@почта.рф`).
                 #"[\p{L}\p{N}._%+\-]+(?:'[\p{L}\p{N}._%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"#
             case .phones:
-                // An optional +country code, an optional (area code), then groups of digits separated by at
-                // most one space, dot or dash; not inside a word or a longer number. The digit count (7–15,
-                // E.164's most) and the date rule are checked on each match (``Redactor``).
-                #"(?<![\p{L}\p{N}_+.\-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{1,4}){1,6}(?![\p{L}\p{N}_]|[.\-]\d)"#
+                // An optional +country code (with a one-digit group after it: +33 6 12 …), an optional (area
+                // code), then groups of two to four digits separated by at most one space, dot or dash — so a
+                // lone digit beside a number ("room 2 0171 …") is not taken in; not inside a word or a longer
+                // number. The digit count (7–15, E.164's most) and the date rule are checked on each match
+                // (``Redactor``).
+                #"(?<![\p{L}\p{N}_+.\-])(?:\+\d{1,3}[ .\-]?(?:\d[ .\-])?)?(?:\(\d{1,4}\)[ .\-]?)?\d{2,4}(?:[ .\-]?\d{2,4}){1,6}(?![\p{L}\p{N}_]|[.\-]\d)"#
             }
         }
     }
