@@ -31,4 +31,51 @@ struct ErasureWriteTests {
         #expect(try await fixture.find("plum", limit: 100).count == 10)
         #expect(try await fixture.archive.integrityProblems().isEmpty)
     }
+
+    /// Erasure works in batches of 1000 along an index: every selected message is erased exactly once,
+    /// across batch boundaries and among many messages sent in the same second, and nothing else is.
+    @Test(arguments: ["dialog", "user", "retention"])
+    func largeErasuresCrossBatchBoundariesWithoutMissingOrRepeating(kind: String) async throws {
+        let fixture = try await F()
+        // 2,600 messages over 372 seconds, seven to a second (batches end mid-second), three senders (1 + n % 3); the other dialog too.
+        for (dialog, base) in [(F.dialogID, 0), (F.otherDialogID, 10_000)] {
+            for chunk in stride(from: 1, through: 2_600, by: 500) {
+                try await fixture.write(
+                    (chunk..<min(chunk + 500, 2_601)).map {
+                        F.message(base + $0, text: "word\(base + $0) plum", offset: $0 / 7, dialogID: dialog)
+                    }, dialogID: dialog)
+            }
+        }
+        let target: ErasureTarget =
+            switch kind {
+            case "dialog": .dialog(id: F.dialogID)
+            case "user": .user("2")
+            default: .sentBefore(F.baseTime + 200, keeping: [F.objectID(1_299), F.objectID(10_005)])
+            }
+        let selected = { (message: ArchivedMessage) -> Bool in
+            switch kind {
+            case "dialog": message.dialogID == F.dialogID
+            case "user": message.senderID == 2
+            default:
+                message.dateSent < F.baseTime + 200 && ![F.objectID(1_299), F.objectID(10_005)].contains(message.id)
+            }
+        }
+        let before =
+            try await fixture.archive.messages(dialogID: F.dialogID)
+            + fixture.archive.messages(dialogID: F.otherDialogID)
+        let expected = before.filter(selected).count
+        #expect(expected > 1_500)
+        let report = try await fixture.archive.erase(target, reason: nil, dryRun: false, at: F.baseTime + 10_000)
+        #expect(report.messages == expected)
+        if kind == "retention" { #expect(report.kept == 2) }
+        let after =
+            try await fixture.archive.messages(dialogID: F.dialogID)
+            + fixture.archive.messages(dialogID: F.otherDialogID)
+        #expect(after.count == before.count)
+        for message in after {
+            #expect((message.text == nil) == selected(message), "\(message.id)")
+        }
+        #expect(try await fixture.find("plum", limit: 10_000).count == before.count - expected)
+        #expect(try await fixture.archive.integrityProblems().isEmpty)
+    }
 }

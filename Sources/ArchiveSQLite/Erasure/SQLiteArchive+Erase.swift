@@ -103,12 +103,20 @@ extension SQLiteArchive {
     ) throws -> (ErasureReport, [String]) {
         let (selection, argument, targetID) = try resolve(db, target)
         var report = ErasureReport(target: target, targetID: targetID)
-        let rows = try Row.fetchAll(
-            db,
+        // In batches of 1000, so that memory stays flat however much a retention run erases; each batch is read
+        // before it is changed (no cursor runs over rows being rewritten), and follows on from the last by the
+        // order of the index the selection uses — messages_by_dialog (dialog_id, date_sent, id), else
+        // messages_by_sender / messages_by_date, which end in the rowid — so each batch is an index range.
+        let tieBreak = target.kind == "dialog" ? "id" : "rowid"
+        let batch = try db.makeStatement(
             sql: """
                 SELECT rowid, date_key, text, attachments, id, dialog_id, date_sent, sender_id, recipient_id
-                FROM messages WHERE \(selection) AND erased_at IS NULL
-                """, arguments: [argument])
+                FROM messages WHERE \(selection) AND erased_at IS NULL AND (date_sent, \(tieBreak)) > (?, ?)
+                ORDER BY date_sent, \(tieBreak) LIMIT 1000
+                """)
+        let revisionAttachments = try db.makeStatement(
+            sql: "SELECT attachments FROM message_revisions WHERE message_id = ?")
+        let forgetRevisions = try db.makeStatement(sql: "DELETE FROM message_revisions WHERE message_id = ?")
         var keys: Set<String> = []
         let unindexWords = try db.makeStatement(
             sql: "INSERT INTO message_words (message_words, rowid, text) VALUES ('delete', ?, ?)")
@@ -125,10 +133,10 @@ extension SQLiteArchive {
                 """)
         var keeping: Set<String> = []
         if case .sentBefore(_, let kept) = target { keeping = kept }
-        for row in rows {
+        func erase(_ row: Row) throws {
             if !keeping.isEmpty, keeping.contains(row["id"] as String) {
                 report.kept += 1
-                continue
+                return
             }
             report.perDialog[row["dialog_id"] as String, default: 0] += 1
             let rowID: Int64 = row["rowid"]
@@ -139,10 +147,7 @@ extension SQLiteArchive {
             try indexWords.execute(arguments: [dateKey])
             try indexTrigrams.execute(arguments: [rowID])
             keys.formUnion(attachmentKeys(row["attachments"]))
-            for attachments in try String.fetchAll(
-                db, sql: "SELECT attachments FROM message_revisions WHERE message_id = ?",
-                arguments: [row["id"] as String])
-            {
+            for attachments in try String.fetchAll(revisionAttachments, arguments: [row["id"] as String]) {
                 keys.formUnion(attachmentKeys(attachments))
             }
             try strip.execute(arguments: [
@@ -151,10 +156,16 @@ extension SQLiteArchive {
                     recipientID: row["recipient_id"]),
                 time, rowID,
             ])
-            try db.execute(
-                sql: "DELETE FROM message_revisions WHERE message_id = ?", arguments: [row["id"] as String])
+            try forgetRevisions.execute(arguments: [row["id"] as String])
             report.revisions += db.changesCount
             report.messages += 1
+        }
+        var after: [any DatabaseValueConvertible] = [Int64.min, tieBreak == "id" ? "" : Int64.min]
+        while true {
+            let rows = try Row.fetchAll(batch, arguments: StatementArguments([argument] + after))
+            guard let final = rows.last else { break }
+            after = [final["date_sent"] as Int64, tieBreak == "id" ? final["id"] as String : final["rowid"] as Int64]
+            for row in rows { try erase(row) }
         }
         let digests = try forgetUnreferencedFiles(db, keys: keys)
         report.files = digests.count
