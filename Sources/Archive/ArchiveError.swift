@@ -33,6 +33,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case unsupported(String)
     /// An erasure (or hold) names something the archive does not hold.
     case unknownTarget(String)
+    /// A legal hold was placed after an erasure was checked against the holds and before it began.
+    case holdPlacedMeanwhile(Int64)
 
     public var errorDescription: String? {
         switch self {
@@ -69,6 +71,9 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return message
         case .unknownTarget(let message):
             return message.prefix(1).uppercased() + message.dropFirst() + "; nothing was changed."
+        case .holdPlacedMeanwhile(let id):
+            return "Legal hold #\(id) was placed while this erasure was being checked against the holds, so nothing "
+                + "was changed; run it again to check it against the new hold."
         }
     }
 }

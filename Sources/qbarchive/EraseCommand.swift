@@ -72,6 +72,7 @@ struct EraseCommand: AsyncParsableCommand {
         let report: ErasureReport
         do {
             _ = try await store.purgeErased()  // an earlier erasure cut short first
+            let holdsSeen = try await HoldCheck.newest(store)
             if let hold = try await HoldCheck.blocking(target, in: store) {
                 throw CommandFailure(
                     "legal hold #\(hold.id) (\(hold.kind.rawValue) \(hold.target), since \(ISO8601.format(hold.createdAt)): "
@@ -79,9 +80,13 @@ struct EraseCommand: AsyncParsableCommand {
                         + "first (qbarchive hold release \(hold.id) --reason …) when the law allows it",
                     code: ExitCode(15))
             }
-            report = try await store.erase(target, reason: reason, dryRun: dryRun, at: ArchiveTime.now())
+            report = try await store.erase(
+                target, reason: reason, dryRun: dryRun, holdsSeen: holdsSeen, at: ArchiveTime.now())
         } catch let error as ArchiveError {
             if case .unknownTarget = error { throw CommandFailure(error.localizedDescription, code: ExitCode(14)) }
+            if case .holdPlacedMeanwhile = error {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(15))
+            }
             throw CommandFailure(error.localizedDescription, code: ExitCode(1))
         }
         if json {

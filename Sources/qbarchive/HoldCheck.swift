@@ -4,6 +4,12 @@ import QueryLanguage
 
 /// Which archived messages the legal holds in force keep: what `erase` refuses and `retain` skips.
 enum HoldCheck {
+    /// The newest hold's id (released ones too; 0 for none): what an erasure checked against
+    /// (``Archive/ArchiveWriter/erase(_:reason:dryRun:holdsSeen:at:)`` refuses if a newer one appears).
+    static func newest(_ store: any ArchiveReader) async throws -> Int64 {
+        try await store.holds().map(\.id).max() ?? 0
+    }
+
     /// The holds in force and, for each, the ids of the messages it keeps now.
     static func held(_ store: any ArchiveReader) async throws -> [(hold: LegalHold, ids: Set<String>)] {
         var result: [(LegalHold, Set<String>)] = []

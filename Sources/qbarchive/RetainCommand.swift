@@ -45,11 +45,20 @@ struct RetainCommand: AsyncParsableCommand {
         let store = try ArchiveLocation.writer(archive)
         let time = now ?? ArchiveTime.now()
         let cutoff = time - (DurationText.seconds(olderThan) ?? 0)
+        let holdsSeen = try await HoldCheck.newest(store)
         let held = try await HoldCheck.held(store)
         let keeping = held.reduce(into: Set<String>()) { $0.formUnion($1.ids) }
         _ = try await store.purgeErased()
-        let report = try await store.erase(
-            .sentBefore(cutoff, keeping: keeping), reason: reason, dryRun: !apply, at: time)
+        let report: ErasureReport
+        do {
+            report = try await store.erase(
+                .sentBefore(cutoff, keeping: keeping), reason: reason, dryRun: !apply, holdsSeen: holdsSeen, at: time)
+        } catch let error as ArchiveError {
+            if case .holdPlacedMeanwhile = error {
+                throw CommandFailure(error.localizedDescription, code: ExitCode(15))
+            }
+            throw error
+        }
         if json {
             let object: JSONValue = [
                 "cutoff": .string(ISO8601.format(cutoff)), "applied": .bool(apply), "messages": .int(report.messages),

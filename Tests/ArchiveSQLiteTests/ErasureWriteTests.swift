@@ -78,4 +78,21 @@ struct ErasureWriteTests {
         #expect(try await fixture.find("plum", limit: 10_000).count == before.count - expected)
         #expect(try await fixture.archive.integrityProblems().isEmpty)
     }
+
+    /// A hold placed after the caller checked the holds (between its check and the erasure's transaction) is
+    /// seen inside that transaction: nothing is erased.
+    @Test func aHoldPlacedAfterTheCheckStopsTheErasure() async throws {
+        let fixture = try await F()
+        try await fixture.write((1...6).map { F.message($0, text: "kept \($0) plum") })
+        let seen = try await fixture.archive.holds().map(\.id).max() ?? 0
+        let hold = try await fixture.archive.addHold(kind: .user, target: "2", reason: "case 9", at: F.baseTime)
+        await #expect(throws: ArchiveError.holdPlacedMeanwhile(hold.id)) {
+            try await fixture.archive.erase(.user("2"), reason: nil, dryRun: false, holdsSeen: seen, at: F.baseTime)
+        }
+        #expect(try await fixture.find("plum").count == 6)
+        // Checked against it, the erasure goes on (the command refuses held data before this point).
+        let report = try await fixture.archive.erase(
+            .message(id: F.objectID(3)), reason: nil, dryRun: false, holdsSeen: hold.id, at: F.baseTime)
+        #expect(report.messages == 1)
+    }
 }

@@ -26,8 +26,11 @@ public protocol ArchiveWriter: ArchiveReader {
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
     /// Erases a message, a person or a dialog for good: content out of every table, index and file-store
     /// file, skeletons kept and marked, a register entry and an audit entry written; with `dryRun`, counts
-    /// what would go and changes nothing.
-    func erase(_ target: ErasureTarget, reason: String?, dryRun: Bool, at time: Int) async throws -> ErasureReport
+    /// what would go and changes nothing. `holdsSeen` is the newest legal hold id the caller checked the target
+    /// against: a hold placed since makes it ``ArchiveError/holdPlacedMeanwhile(_:)`` inside the erasure's own
+    /// transaction, so no hold goes unseen.
+    func erase(_ target: ErasureTarget, reason: String?, dryRun: Bool, holdsSeen: Int64?, at time: Int) async throws
+        -> ErasureReport
     /// Finishes an erasure whose bytes may still be in storage (an erasure interrupted after its transaction);
     /// `false` when there was nothing to do.
     @discardableResult func purgeErased() async throws -> Bool
@@ -92,6 +95,13 @@ extension ArchiveWriter {
     /// ``finishRun(_:status:counts:error:at:)`` now.
     public func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String? = nil) async throws {
         try await finishRun(id, status: status, counts: counts, error: error, at: ArchiveTime.now())
+    }
+
+    /// ``erase(_:reason:dryRun:holdsSeen:at:)`` without a hold check (the caller has none to make).
+    public func erase(_ target: ErasureTarget, reason: String?, dryRun: Bool, at time: Int) async throws
+        -> ErasureReport
+    {
+        try await erase(target, reason: reason, dryRun: dryRun, holdsSeen: nil, at: time)
     }
 
     /// ``appendAudit(action:detail:at:)`` now.

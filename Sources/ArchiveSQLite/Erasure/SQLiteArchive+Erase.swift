@@ -40,15 +40,21 @@ extension SQLiteArchive {
     /// has of them already erased (``PageWriter``).
     ///
     /// - Throws: ``ArchiveError/unknownTarget(_:)`` when the archive does not hold the target.
-    public func erase(_ target: ErasureTarget, reason: String?, dryRun: Bool, at time: Int) async throws
-        -> ErasureReport
-    {
+    public func erase(
+        _ target: ErasureTarget, reason: String?, dryRun: Bool, holdsSeen: Int64?, at time: Int
+    ) async throws -> ErasureReport {
         let store = fileStore
         let (report, unreferenced) = try await pool.writeWithoutTransaction { db in
             // Freed pages are overwritten with zeros, so deleted text does not linger in the file's free space.
             try db.execute(sql: "PRAGMA secure_delete = ON")
             var result: (ErasureReport, [String])?
             try db.inTransaction(.immediate) {
+                // Holds are written under the same write lock: one placed after the caller's check is seen here.
+                if let holdsSeen, let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM holds"),
+                    newest > holdsSeen
+                {
+                    throw ArchiveError.holdPlacedMeanwhile(newest)
+                }
                 result = try Self.erase(db, target, reason: reason, at: time, identity: try Self.archiveID(db))
                 return dryRun ? .rollback : .commit
             }
