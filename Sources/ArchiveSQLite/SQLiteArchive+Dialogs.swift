@@ -13,10 +13,10 @@ extension SQLiteArchive {
     ///   - items: The decoded dialogs with the raw JSON each came from.
     ///   - time: The observation time.
     public func storeDialogs(_ items: [(Dialog, JSONValue)], observedAt time: Int) async throws -> UpsertCounts {
-        let dialogs = items.map { ($0.0, $0.1.jsonString) }
-        return try await pool.write { [dialogs] db in
+        return try await pool.write { [items] db in
             var counts = UpsertCounts()
-            for (dialog, raw) in dialogs {
+            for (dialog, record) in items {
+                let raw = try Self.withoutErasedLastMessage(dialog, raw: record, db: db).jsonString
                 let stored = try String.fetchOne(
                     db.cachedStatement(sql: "SELECT raw FROM dialogs WHERE id = ?"), arguments: [dialog.id])
                 if stored == nil {
@@ -34,6 +34,28 @@ extension SQLiteArchive {
             }
             return counts
         }
+    }
+
+    /// The dialog's record without its copy of the last message when that message is erased or its sender is
+    /// (``forgetErasedLastMessages(_:)`` does the same at erasure time): the server keeps repeating it.
+    private static func withoutErasedLastMessage(_ dialog: Dialog, raw: JSONValue, db: Database) throws -> JSONValue {
+        guard dialog.lastMessage != nil, case .object(var members) = raw else { return raw }
+        var erased = false
+        if let id = dialog.lastMessageID {
+            erased =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND erased_at IS NOT NULL"),
+                    arguments: [id]) ?? false
+        }
+        if !erased, let user = dialog.lastMessageUserID {
+            erased =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND erased_at IS NOT NULL"),
+                    arguments: [user]) ?? false
+        }
+        guard erased else { return raw }
+        members["last_message"] = .null
+        return .object(members)
     }
 
     private static func dialogArguments(_ dialog: Dialog, raw: String) -> StatementArguments {

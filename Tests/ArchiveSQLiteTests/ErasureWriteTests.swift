@@ -95,4 +95,46 @@ struct ErasureWriteTests {
             .message(id: F.objectID(3)), reason: nil, dryRun: false, holdsSeen: hold.id, at: F.baseTime)
         #expect(report.messages == 1)
     }
+
+    /// QuickBlox repeats a dialog's last message in the dialog's record: an erasure of that message, of its
+    /// sender, or by retention takes the copy too, and later crawls (the server still repeating it) do not
+    /// bring it back.
+    @Test(arguments: ["message", "user", "retention"])
+    func theDialogsCopyOfAnErasedLastMessageGoesAndStaysGone(kind: String) async throws {
+        let fixture = try await F()
+        try await fixture.write((1...4).map { F.message($0, text: "plain \($0)", offset: $0) })
+        try await fixture.write([F.message(5, text: "secret last words", offset: 5)])  // sender 1 + 5 % 3 = 3
+        var dialog = F.dialog(F.dialogID)
+        dialog.lastMessage = "secret last words"
+        dialog.lastMessageID = F.objectID(5)
+        dialog.lastMessageUserID = 3
+        dialog.lastMessageDateSent = F.baseTime + 5
+        try await fixture.archive.storeDialogs(rawItems: [dialog.json], at: F.baseTime + 10)
+        let raw = {
+            try await fixture.archive.withSnapshot { snapshot in
+                var raws: [String] = []
+                for try await batch in snapshot.dialogs(ids: [F.dialogID]) { raws += batch.map(\.raw) }
+                return raws.joined()
+            }
+        }
+        #expect(try await raw().contains("secret last words"))
+        let target: ErasureTarget =
+            switch kind {
+            case "message": .message(id: F.objectID(5))
+            case "user": .user("3")
+            default: .sentBefore(F.baseTime + 6, keeping: [])
+            }
+        _ = try await fixture.archive.erase(target, reason: nil, dryRun: false, at: F.baseTime + 20)
+        #expect(try await !raw().contains("secret last words"), "\(kind): the dialog's record keeps the text")
+        // The server repeats the same record on the next crawl.
+        try await fixture.archive.storeDialogs(rawItems: [dialog.json], at: F.baseTime + 30)
+        #expect(try await !raw().contains("secret last words"), "\(kind): a later crawl brought it back")
+        // A last message of someone not erased is kept as the server sends it.
+        dialog.lastMessage = "still here"
+        dialog.lastMessageID = F.objectID(6)
+        dialog.lastMessageUserID = 1
+        try await fixture.archive.storeDialogs(rawItems: [dialog.json], at: F.baseTime + 40)
+        #expect(try await raw().contains("still here"))
+        #expect(try await fixture.archive.integrityProblems().isEmpty)
+    }
 }

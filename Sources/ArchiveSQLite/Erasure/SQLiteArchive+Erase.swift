@@ -201,6 +201,7 @@ extension SQLiteArchive {
                 arguments: [name, time, id])
             report.dialogs = db.changesCount
         }
+        try forgetErasedLastMessages(db)
         try db.execute(
             sql: """
                 INSERT INTO erasures (at, target_kind, target_id, reason, messages, revisions, files)
@@ -218,6 +219,21 @@ extension SQLiteArchive {
             ],
             at: time)
         return (report, digests)
+    }
+
+    /// QuickBlox repeats each dialog's last message (`last_message`) in the dialog's record: where that message is
+    /// erased, or was sent by an erased person, the copy goes too (set to `null`), or the text would outlive its
+    /// erasure in `dialogs.raw` (and in exports of it). Later crawls store it so as well (``storeDialogs``).
+    static func forgetErasedLastMessages(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE dialogs SET raw = json_set(raw, '$.last_message', NULL)
+                WHERE erased_at IS NULL AND json_extract(raw, '$.last_message') IS NOT NULL
+                    AND (EXISTS (SELECT 1 FROM messages m WHERE m.id = json_extract(dialogs.raw, '$.last_message_id')
+                            AND m.erased_at IS NOT NULL)
+                        OR EXISTS (SELECT 1 FROM users u
+                            WHERE u.id = json_extract(dialogs.raw, '$.last_message_user_id') AND u.erased_at IS NOT NULL))
+                """)
     }
 
     /// The messages a target selects, and the id it resolved to.
