@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The chaos suite behind `make chaos`: faults, kills, locks, full and read-only disks and hostile input
-# against qbarchive, each checked against the emulator's ground truth. Loopback only, bounded (BUDGET
-# seconds, default 540 — it stops itself and marks what did not run), deterministic seeds. Writes
-# docs/reliability.md (generated: a date, the machine, one row per check) and exits 1 if any check failed.
+# The chaos suite behind `make chaos`: faults, kills, locks, full and read-only disks, hostile input, and
+# kill -9 during erase and retain and backups during live crawls against qbarchive, each checked against the
+# emulator's ground truth. Loopback only, bounded (BUDGET seconds, default 1300 — it stops itself and marks
+# what did not run), deterministic seeds. Writes docs/reliability.md (generated: a date, the machine, one row
+# per check) and exits 1 if any check failed.
 #
 #   QBARCHIVE=.build/release/qbarchive SEED=7 scripts/chaos.sh
 #   SECTIONS="locks disk" scripts/chaos.sh          # only some sections (they run in the order below)
@@ -24,9 +25,9 @@ MESSAGES=${MESSAGES:-6000}
 KILLS=${KILLS:-10}
 EXPORT_KILLS=${EXPORT_KILLS:-10}
 FILE_KILLS=${FILE_KILLS:-5}
-BUDGET=${BUDGET:-1000}
+BUDGET=${BUDGET:-1300}
 OUT=${OUT:-docs/reliability.md}
-ALL_SECTIONS=(fuzz faults live kill locks disk hostile files abuse)
+ALL_SECTIONS=(fuzz faults live kill locks disk hostile files lifecycle abuse)
 SECTIONS=${SECTIONS:-${ALL_SECTIONS[*]}}
 MAX_ATTEMPTS=8
 REPO=$(cd "$HERE/.." && pwd)
