@@ -83,6 +83,16 @@ struct ImportCommand: AsyncParsableCommand {
             if case .badKey = error { throw CommandFailure(error.localizedDescription, code: .usage) }
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
+        // An archive's erasures outlive the bundles made before them: what came back is erased again.
+        let held = try await HoldCheck.held(store).reduce(into: Set<String>()) { $0.formUnion($1.ids) }
+        let erasedAgain: Int
+        do {
+            erasedAgain = try await store.reapplyErasures(keeping: held, at: ArchiveTime.now())
+        } catch {
+            throw CommandFailure(
+                "imported, but the erasure register could not be applied again: \(error.localizedDescription); "
+                    + "run the import again (it adds nothing twice) before using the archive", code: ExitCode(10))
+        }
         var digests: [String: JSONValue] = [:]
         for bundle in bundles { digests[bundle] = .string((try? BundleVerifier.fileSHA256(bundle)) ?? "") }
         _ = try? await store.appendAudit(
@@ -90,18 +100,21 @@ struct ImportCommand: AsyncParsableCommand {
             detail: .object([
                 "bundles": .object(digests), "records": .int(summary.records),
                 "inserted": .int(summary.inserted), "files": .int(summary.files), "file_bytes": .int(summary.fileBytes),
+                "erased_again": .int(erasedAgain),
             ]))
         if json {
             print(
                 JSONValue.object([
                     "archive": .string(archive), "created": .bool(created), "records": .int(summary.records),
                     "inserted": .int(summary.inserted), "files": .int(summary.files),
-                    "file_bytes": .int(summary.fileBytes),
+                    "file_bytes": .int(summary.fileBytes), "erased_again": .int(erasedAgain),
                 ]).jsonString)
         } else {
             print(
                 "imported \(bundles.joined(separator: ", ")) into \(archive): \(summary.records) records, "
-                    + "\(summary.inserted) new, \(summary.files) attachment files")
+                    + "\(summary.inserted) new, \(summary.files) attachment files"
+                    + (erasedAgain > 0
+                        ? "; \(erasedAgain) messages erased again, as the archive's erasure register says" : ""))
         }
     }
 

@@ -34,6 +34,9 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Finishes an erasure whose bytes may still be in storage (an erasure interrupted after its transaction);
     /// `false` when there was nothing to do.
     @discardableResult func purgeErased() async throws -> Bool
+    /// Erases again, as the erasure register says, records that came back (an import of a bundle made before
+    /// an erasure); retention entries skip `keeping` (held messages). Returns how many messages.
+    func reapplyErasures(keeping: Set<String>, at time: Int) async throws -> Int
     /// Places a legal hold (audited).
     func addHold(kind: LegalHold.Kind, target: String, reason: String, at time: Int) async throws -> LegalHold
     /// Releases a hold in force (audited); `nil` when there is none with that id.

@@ -104,7 +104,7 @@ extension SQLiteArchive {
 
     /// The erasure inside the caller's transaction; returns the report and the SHA-256s of stored files that
     /// nothing names any more (removed from the store once the transaction commits).
-    private static func erase(
+    static func erase(
         _ db: Database, _ target: ErasureTarget, reason: String?, at time: Int, identity: String
     ) throws -> (ErasureReport, [String]) {
         let (selection, argument, targetID) = try resolve(db, target)
@@ -234,6 +234,16 @@ extension SQLiteArchive {
                         OR EXISTS (SELECT 1 FROM users u
                             WHERE u.id = json_extract(dialogs.raw, '$.last_message_user_id') AND u.erased_at IS NOT NULL))
                 """)
+    }
+
+    /// Whether a target selects a message not yet erased (a target the archive no longer knows selects none).
+    static func hasUnerased(_ db: Database, _ target: ErasureTarget) throws -> Bool {
+        guard let (selection, argument, _) = try? resolve(db, target) else { return false }
+        var keeping: Set<String> = []
+        if case .sentBefore(_, let kept) = target { keeping = kept }
+        let ids = try String.fetchCursor(
+            db, sql: "SELECT id FROM messages WHERE \(selection) AND erased_at IS NULL", arguments: [argument])
+        return try ids.contains { !keeping.contains($0) }
     }
 
     /// The messages a target selects, and the id it resolved to.
