@@ -1,7 +1,8 @@
 # qbarchive — the two commands a newcomer needs are `make demo` and `make test`.
 
 SWIFT        ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip python3
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip python3 \
+                postgresql postgresql-contrib
 DEMO_DIR     ?= demo
 
 .PHONY: help deps build release test lint format demo bench bench-quick bench-tools chaos browser-test serve-demo clean

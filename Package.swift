@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "ArchiveSQL", targets: ["ArchiveSQL"]),
         .library(name: "ArchiveSQLite", targets: ["ArchiveSQLite"]),
+        .library(name: "ArchivePostgres", targets: ["ArchivePostgres"]),
         .library(name: "Crawler", targets: ["Crawler"]),
         .library(name: "TextIndex", targets: ["TextIndex"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
@@ -40,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries. Debian's -dev packages come from `make deps`.
@@ -120,6 +122,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The archive on PostgreSQL (issue 22), first slice: the location URL, versioned migrations, the core
+        // schema and a pooled client (postgres-nio). Not yet a reader or writer.
+        .target(
+            name: "ArchivePostgres",
+            dependencies: [
+                "Archive",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -385,6 +399,16 @@ let package = Package(
                 "QueryLanguage",
                 "ArchiveSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ArchivePostgresTests",
+            dependencies: [
+                "ArchiveTestSupport",
+                "Archive",
+                "ArchivePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

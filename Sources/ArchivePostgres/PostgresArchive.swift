@@ -1,0 +1,133 @@
+import Archive
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A qbarchive archive in a PostgreSQL database: the first slice of issue 22.
+///
+/// `PostgresArchive` owns a pooled postgres-nio `PostgresClient` (a new connection costs tens of
+/// milliseconds; every statement leases one from the pool) and runs the client in a task of its own, which
+/// ``close()`` cancels. ``open(_:logger:now:)`` applies the pending migrations (``PostgresMigrator``, serialised
+/// between processes by an advisory lock) and writes the archive's identity once.
+///
+/// It does **not** yet conform to `ArchiveReader` or `ArchiveWriter`: the writer (pages, revisions, the word
+/// tokens, `COPY`), the shared SQL reads through a PostgreSQL dialect, `--archive postgresql://…`, crawl leases
+/// and `qbarchive migrate` are later work (docs/postgres.md).
+///
+/// ```swift
+/// let archive = try await PostgresArchive.open(PostgresLocation(parsing: "postgresql://qbarchive@/chat"))
+/// let identity = try await archive.identity()
+/// await archive.close()
+/// ```
+public final class PostgresArchive: Sendable {
+    /// Where the archive is.
+    public let location: PostgresLocation
+    /// The migrations this open applied: none when the schema was up to date, or another process applied them.
+    public let migratedOnOpen: [String]
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+    private let migrator: PostgresMigrator
+
+    private init(
+        location: PostgresLocation, migratedOnOpen: [String], client: PostgresClient, running: Task<Void, Never>,
+        logger: Logger
+    ) {
+        self.location = location
+        self.migratedOnOpen = migratedOnOpen
+        self.client = client
+        self.running = running
+        self.logger = logger
+        self.migrator = PostgresSchema.migrator
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    /// Connects to the archive at `location`, applies the pending migrations and writes the archive's identity
+    /// (a random id, created at `now`) unless it has one. Concurrent opens of one database are safe: one
+    /// applies each migration and one writes the identity; all return the same archive.
+    ///
+    /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` when the database holds tables but was never a
+    ///   qbarchive archive (nothing is created in it), ``ArchiveError/newerFormat(path:)`` when a newer
+    ///   qbarchive migrated it, and the server's or the connection's error otherwise.
+    public static func open(
+        _ location: PostgresLocation, logger: Logger = silent, now: Int = ArchiveTime.now()
+    ) async throws -> PostgresArchive {
+        let client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
+        let running = Task { await client.run() }
+        do {
+            try await refuseForeignDatabase(client, location: location, logger: logger)
+            let applied = try await PostgresSchema.migrator.migrate(
+                client, location: location.description, logger: logger)
+            try await writeIdentity(client, now: now, logger: logger)
+            return PostgresArchive(
+                location: location, migratedOnOpen: applied, client: client, running: running, logger: logger)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    /// Closes the pool's connections and stops the client's task. The archive cannot be used after.
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// The archive's identity, written once when the archive was first opened.
+    public func identity() async throws -> ArchiveIdentity {
+        let rows = try await client.query(
+            "SELECT archive_id, created_at FROM archive_meta WHERE id = 1", logger: logger)
+        var identity: ArchiveIdentity?
+        for try await (id, createdAt) in rows.decode((UUID, Int64).self) {
+            identity = ArchiveIdentity(id: id, createdAt: Int(createdAt))
+        }
+        guard let identity else {
+            throw ArchiveError.notAnArchive(path: location.description, reason: "archive_meta has no row")
+        }
+        return identity
+    }
+
+    /// The migrations the database has applied, in order.
+    public func appliedMigrations() async throws -> [String] {
+        try await migrator.appliedMigrations(client, logger: logger)
+    }
+
+    /// The logger of callers that pass none: the library logs nothing by itself.
+    public static let silent = Logger(label: "qbarchive.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The value of `archive_meta.format`, as in a SQLite archive.
+    static let formatName = "qbarchive"
+
+    private static func writeIdentity(_ client: PostgresClient, now: Int, logger: Logger) async throws {
+        let id = UUID()
+        let createdAt = Int64(now)
+        let format = formatName
+        try await client.query(
+            """
+            INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, \(id), \(createdAt), \(format))
+            ON CONFLICT (id) DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Refuses a database that has tables of its own and no `qbarchive_migrations`: a wrong URL must not
+    /// fill another application's database with an archive's tables.
+    private static func refuseForeignDatabase(
+        _ client: PostgresClient, location: PostgresLocation, logger: Logger
+    ) async throws {
+        let rows = try await client.query(
+            """
+            SELECT to_regclass('qbarchive_migrations') IS NULL
+                AND EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema())
+            """, logger: logger)
+        var foreign = false
+        for try await value in rows.decode(Bool.self) { foreign = value }
+        guard foreign else { return }
+        throw ArchiveError.notAnArchive(
+            path: location.description,
+            reason: "the database holds tables and none of qbarchive's; give the archive an empty database")
+    }
+}
