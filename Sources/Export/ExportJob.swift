@@ -104,18 +104,12 @@ public struct ExportJob: Sendable {
         _ result: Result, archive: any ArchiveWriter, path: String, removed: [String] = [],
         at time: Int = ArchiveTime.now()
     ) async -> Bool {
-        var detail: [String: JSONValue] = [
-            "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
-            "where": selection.whereText.map(JSONValue.string) ?? .null,
-            "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
-            "since": selection.since.map(JSONValue.string) ?? .null,
-            "until": selection.until.map(JSONValue.string) ?? .null,
-            "output": .string(path), "messages": .int(result.messages), "bytes": .int(result.bytes),
-            "sha256": .string(result.sha256), "signed": .bool(sign != nil),
-            "attachments": format == .bundle ? .bool(attachments) : .null,
+        var detail = requestDetail(path)
+        detail.merge([
+            "messages": .int(result.messages), "bytes": .int(result.bytes), "sha256": .string(result.sha256),
             "files": .object(result.files.mapValues(JSONValue.string)),
             "replaced": .bool(replace), "removed": .array(removed.map(JSONValue.string)),
-        ]
+        ]) { _, outcome in outcome }
         if let privacy = result.privacy { detail["privacy"] = privacy }
         if let begun = result.begun {
             detail["begun"] = .object(["entry": .int(Int(begun.id)), "hash": .string(begun.hashHex)])
@@ -125,17 +119,23 @@ public struct ExportJob: Sendable {
 }
 
 extension ExportJob {
-    /// What the `export_begin` entry records: the request, before anything is written (no counts, no hash).
-    func beginDetail(_ path: String) -> JSONValue {
-        var detail: [String: JSONValue] = [
-            "format": .string("bundle \(container.rawValue)"),
+    /// What was asked, as both audit entries record it: format, selection, output, signing, attachments.
+    func requestDetail(_ path: String) -> [String: JSONValue] {
+        [
+            "format": .string(format == .bundle ? "bundle \(container.rawValue)" : format.rawValue),
             "where": selection.whereText.map(JSONValue.string) ?? .null,
             "dialog": selection.dialogID.map(JSONValue.string) ?? .null,
             "since": selection.since.map(JSONValue.string) ?? .null,
             "until": selection.until.map(JSONValue.string) ?? .null,
-            "output": .string(path), "signed": .bool(sign != nil), "attachments": .bool(attachments),
-            "tool": .string("qbarchive \(version)"),
+            "output": .string(path), "signed": .bool(sign != nil),
+            "attachments": format == .bundle ? .bool(attachments) : .null,
         ]
+    }
+
+    /// What the `export_begin` entry records: the request, before anything is written (no counts, no hash).
+    func beginDetail(_ path: String) -> JSONValue {
+        var detail = requestDetail(path)
+        detail["tool"] = .string("qbarchive \(version)")
         detail.merge(requestedBy) { _, asker in asker }
         if let subject = selection.subject { detail["subject"] = .int(subject.id) }
         if !redaction.isEmpty { detail["redact"] = redaction.manifestEntry }

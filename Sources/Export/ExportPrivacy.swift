@@ -92,9 +92,7 @@ final class ExportPrivacy {
     func hit(_ hit: SearchHit, redacting: Bool = true) -> SearchHit {
         guard !isIdentity else { return hit }
         let text = { (value: String?) in redacting ? self.text(value) : value }
-        let json = { (value: String) in
-            redacting || self.subject != nil ? self.json(value, redacting: redacting) : value
-        }
+        let json = { (value: String) in self.json(value, redacting: redacting) }
         var hit = hit
         var message = hit.message
         message.text = text(message.text)
