@@ -52,12 +52,17 @@ public protocol SQLDialect: Sendable {
     func jsonElements(of column: String, as alias: String) -> String
     /// The element of a ``jsonElements(of:as:)`` row.
     func jsonElement(_ alias: String) -> String
+    /// The element of a ``jsonElements(of:as:)`` row as an integer, for comparing with ids (`NULL` when it
+    /// is not one).
+    func jsonIntegerElement(_ alias: String) -> String
     /// A member of a JSON object expression, by a literal path of this program's (`$.type`).
     func jsonMember(_ expression: String, path: String) -> String
     /// A member of a JSON object column by a bound path (custom parameters a user names).
     func jsonMember(_ expression: String, boundPath: String) -> SQLFragment
     /// The number of elements of a JSON array column.
     func jsonArrayLength(_ column: String) -> String
+    /// `expression` as a number, for `<`, `>` on custom parameters.
+    func number(_ expression: SQLFragment) -> SQLFragment
     /// A JSON array of the values of `expression`, aggregated over a group.
     func jsonArrayAggregate(_ expression: String) -> String
 

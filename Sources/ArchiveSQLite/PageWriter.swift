@@ -1,3 +1,4 @@
+import ArchiveSQL
 import Foundation
 import GRDB
 import QuickBlox
@@ -81,33 +82,32 @@ struct PageWriter {
             sql: "INSERT INTO message_trigrams (message_trigrams, rowid, text) VALUES ('delete', ?, ?)")
     }
 
-    /// Inserts, revises, refreshes or touches one message.
+    /// Inserts, revises, refreshes or touches one message, as ``MessageWriteAction`` decides.
     mutating func write(_ content: MessageContent) throws {
         let message = content.message
         let existing = try Row.fetchOne(select, arguments: [message.id])
-        if let existing, existing["erased_at"] as Int? != nil {
-            // Erased: what the server still has is never archived again.
-            try touch.execute(arguments: [time, existing["rowid"] as Int64])
-            counts.unchanged += 1
-            return
+        let stored = existing.map { row in
+            StoredMessage(
+                isErased: row["erased_at"] as Int? != nil, updatedAt: row["updated_at"],
+                contentHash: row["content_hash"], raw: row["raw"])
         }
-        if existing == nil,
-            erasedDialogs.contains(message.chatDialogID) || message.senderID.map(erasedUsers.contains) == true
-        {
-            try insertErased.execute(arguments: [
-                message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
-                content.readIDs, content.deliveredIDs,
-                SQLiteArchive.skeleton(
-                    id: message.id, dialogID: message.chatDialogID, dateSent: message.dateSent,
-                    senderID: message.senderID, recipientID: message.recipientID),
-                time, time, time,
-            ])
-            // In both indexes with no text, as every message is, or their own check finds a row they lack.
-            try index(rowID: db.lastInsertedRowID, dateSent: message.dateSent, text: nil)
-            counts.new += 1
-            return
-        }
+        let action = MessageWriteAction.decide(
+            content, stored: stored, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
+        counts.count(action)
         guard let existing else {
+            if action == .insertErased {
+                try insertErased.execute(arguments: [
+                    message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
+                    content.readIDs, content.deliveredIDs,
+                    SQLiteArchive.skeleton(
+                        id: message.id, dialogID: message.chatDialogID, dateSent: message.dateSent,
+                        senderID: message.senderID, recipientID: message.recipientID),
+                    time, time, time,
+                ])
+                // In both indexes with no text, as every message is, or their own check finds a row they lack.
+                try index(rowID: db.lastInsertedRowID, dateSent: message.dateSent, text: nil)
+                return
+            }
             try insert.execute(arguments: [
                 message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
                 message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
@@ -116,30 +116,19 @@ struct PageWriter {
             let rowID = db.lastInsertedRowID
             try index(rowID: rowID, dateSent: message.dateSent, text: message.text)
             try files?.index(message.attachments)
-            counts.new += 1
             return
         }
         let rowID: Int64 = existing["rowid"]
-        let storedHash: Data = existing["content_hash"]
-        let storedUpdatedAt: Int? = existing["updated_at"]
-        let storedRaw: String = existing["raw"]
         let storedDateSent: Int = existing["date_sent"]
-
-        if let incoming = message.updatedAt, let stored = storedUpdatedAt, incoming < stored {
-            // An older copy than the one archived (a page fetched before a concurrent edit).
-            try touch.execute(arguments: [time, rowID])
-            counts.unchanged += 1
-            return
-        }
-        if storedHash != content.contentHash {
+        switch action {
+        case .revise:
             let storedText: String? = existing["text"]
             try saveRevision.execute(arguments: [time, rowID])
             try unindex(rowID: rowID, dateSent: storedDateSent, text: storedText)
             try refresh(rowID: rowID, content, edited: true)
             try index(rowID: rowID, dateSent: message.dateSent, text: message.text)
             try files?.index(message.attachments)
-            counts.edited += 1
-        } else if storedRaw != content.raw {
+        case .refresh:
             try refresh(rowID: rowID, content, edited: false)
             if storedDateSent != message.dateSent {
                 // The word index's key holds the second the message was sent: a new date is a new key.
@@ -147,10 +136,8 @@ struct PageWriter {
                 try unindexWords.execute(arguments: [DateKey.of(dateSent: storedDateSent, rowID: rowID), text])
                 try indexWords.execute(arguments: [DateKey.of(dateSent: message.dateSent, rowID: rowID), text])
             }
-            counts.unchanged += 1
-        } else {
+        case .touchErased, .touchOlder, .touch, .insert, .insertErased:
             try touch.execute(arguments: [time, rowID])
-            counts.unchanged += 1
         }
     }
 

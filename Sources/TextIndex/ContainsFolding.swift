@@ -22,6 +22,38 @@ public enum ContainsFolding {
         return table
     }()
 
+    /// Every non-ASCII scalar whose folding changes it, with its folding, in scalar order (ASCII folds by
+    /// lower-casing `A`–`Z`): what a backend that cannot call this code (PostgreSQL's `qbarchive_fold`)
+    /// compiles into its own function, so that both backends fold alike.
+    public static var nonASCIIFolds: [(scalar: Unicode.Scalar, folded: [Unicode.Scalar])] {
+        caseFolds.sorted { $0.key < $1.key }.compactMap { entry in Unicode.Scalar(entry.key).map { ($0, entry.value) } }
+    }
+
+    /// The scalars whose presence makes the folding compose the whole text canonically first (combining
+    /// marks, conjoining jamo), as ranges: a backend that folds in its own code composes under the same
+    /// condition, so that both fold a text with, say, a singleton like U+1FBB alike.
+    public static var composingScalarRanges: [ClosedRange<UInt32>] {
+        var ranges: [ClosedRange<UInt32>] = []
+        var start: UInt32?
+        for value in UInt32(0x80)...0x10FFFF {
+            let composes = Unicode.Scalar(value).map(WordFolder.mayCompose) ?? false
+            if composes, start == nil { start = value }
+            if !composes, let first = start {
+                ranges.append(first...(value - 1))
+                start = nil
+            }
+        }
+        if let first = start { ranges.append(first...0x10FFFF) }
+        return ranges
+    }
+
+    /// `text` folded, as a string (see ``fold(_:)``).
+    public static func folded(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: fold(text))
+        return String(scalars)
+    }
+
     /// `text` folded, as scalars.
     public static func fold(_ text: String) -> [Unicode.Scalar] {
         var result: [Unicode.Scalar] = []

@@ -30,7 +30,7 @@ extension SQLArchiveReading {
 
     static func count(_ query: Query, compiler: SearchCompiler, on connection: any SQLConnection) throws -> Int {
         if let keys = compiler.fullTextKeys(query.root)?.keys {
-            return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys))") ?? 0
+            return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys)) AS k") ?? 0
         }
         let condition = try compiler.compile(query.root)
         return try connection.fetchInt(
@@ -166,7 +166,7 @@ extension SQLArchiveReading {
         let messages = try connection.fetchInt("SELECT MAX(\(raw: connection.dialect.keyColumn)) FROM messages") ?? 0
         let wanted = Double(options.limit + options.offset)
         let threshold = Int((0.035 * wanted * Double(messages)).squareRoot().rounded(.up))
-        let count = try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(threshold))") ?? 0
+        let count = try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(threshold)) AS k") ?? 0
         return count >= threshold
     }
 

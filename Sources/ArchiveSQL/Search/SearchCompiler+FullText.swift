@@ -111,7 +111,7 @@ extension SearchCompiler {
         guard sets.count > 1 else { return sets[0] }
         let space: KeySpace = sets.allSatisfy { $0.space == .message } ? .message : .word
         let operands = sets.map { set -> SQLFragment in
-            guard set.space != space else { return "SELECT \(raw: dialect.keyColumn) FROM (\(set.keys))" }
+            guard set.space != space else { return "SELECT \(raw: dialect.keyColumn) FROM (\(set.keys)) AS k" }
             return """
                 SELECT \(raw: dialect.wordKey) AS \(raw: dialect.keyColumn) FROM messages m \
                 WHERE \(raw: dialect.messageKey) IN (\(set.keys))

@@ -32,7 +32,7 @@ struct SearchCompiler {
             // A comparison with NULL is NULL, and NOT NULL is NULL again: without COALESCE, `not from:3`
             // would drop messages that have no sender. Inside AND/OR, NULL already acts as false.
             let inner = try compile(child)
-            return "NOT COALESCE((\(inner)), 0)"
+            return "NOT COALESCE((\(inner)), FALSE)"
         case .text(let term):
             return dialect.wordCondition(dialect.wordQuery(.term(term)))
         case .predicate(let predicate):
@@ -90,8 +90,8 @@ struct SearchCompiler {
             let wanted = (predicate.values.first == .bool(true)) != (predicate.op == .notEqual)
             let linked: SQLFragment = "\(raw: dialect.messageKey) IN (\(linkKeys))"
             return wanted ? linked : "NOT (\(linked))"
-        case .readIDs: return element("m.read_ids", dialect.jsonElement("e"), predicate.op, values)
-        case .occupantsIDs: return element("d.occupant_ids", dialect.jsonElement("e"), predicate.op, values)
+        case .readIDs: return element("m.read_ids", dialect.jsonIntegerElement("e"), predicate.op, values)
+        case .occupantsIDs: return element("d.occupant_ids", dialect.jsonIntegerElement("e"), predicate.op, values)
         case .edited: return flag("m.edited > 0", predicate)
         case .deleted: return flag("m.deleted_at IS NOT NULL", predicate)
         case .hidden: return flag("m.hidden_for IS NOT NULL", predicate)
@@ -137,7 +137,7 @@ struct SearchCompiler {
     /// index (``TextIndex/ContainsFolding``: any case).
     var linkKeys: SQLFragment {
         .joined(
-            ["http://", "https://", "www."].map { substringKeys($0) ?? "SELECT NULL WHERE 0" },
+            ["http://", "https://", "www."].map { substringKeys($0) ?? "SELECT NULL WHERE 1 = 0" },
             separator: " UNION ")
     }
 
@@ -145,7 +145,7 @@ struct SearchCompiler {
     private func scalar(_ column: SQLFragment, _ op: FilterOperator, _ values: [SQLValue]) -> SQLFragment {
         switch op {
         case .equal: return "\(column) = \(values[0])"
-        case .notEqual: return "\(column) IS NOT \(values[0])"
+        case .notEqual: return "\(column) IS DISTINCT FROM \(values[0])"
         case .lessThan: return "\(column) < \(values[0])"
         case .lessThanOrEqual: return "\(column) <= \(values[0])"
         case .greaterThan: return "\(column) > \(values[0])"
@@ -231,7 +231,7 @@ struct SearchCompiler {
         case .notEqual, .notIn:
             return "(\(column) IS NULL OR CAST(\(column) AS TEXT) NOT IN (\(SQLFragment.list(texts))))"
         default:
-            return "CAST(\(column) AS REAL) \(raw: op.symbol) \(values[0])"
+            return "\(dialect.number(column)) \(raw: op.symbol) \(values[0])"
         }
     }
 }

@@ -56,16 +56,16 @@ extension SQLArchiveReading {
             ), daily AS (
                 SELECT \(raw: day) AS day, ((h % 24) + 24) % 24 AS hour, n, deleted FROM hourly
             )
-            SELECT 'total', NULL, NULL, SUM(n), SUM(deleted), SUM(edits), SUM(edited),
-                SUM(CASE WHEN kinds IS NULL THEN 0 ELSE n END) FROM hourly
+            SELECT 'total', CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(n), SUM(deleted), SUM(edits), SUM(edited),
+                SUM(CASE WHEN kinds IS NULL THEN 0 ELSE n END), CAST(NULL AS TEXT) FROM hourly
             UNION ALL
-            SELECT 'bucket', start, NULL, SUM(n), SUM(deleted), NULL, NULL, NULL
+            SELECT 'bucket', start, NULL, SUM(n), SUM(deleted), NULL, NULL, NULL, NULL
                 FROM (SELECT \(raw: sql.bucketStart(bucket, day: "day")) AS start, n, deleted FROM daily) b GROUP BY start
             UNION ALL
-            SELECT 'cell', \(raw: sql.weekday("day")) AS weekday, hour, SUM(n), NULL, NULL, NULL, NULL
+            SELECT 'cell', \(raw: sql.weekday("day")) AS weekday, hour, SUM(n), NULL, NULL, NULL, NULL, NULL
                 FROM daily GROUP BY weekday, hour
             UNION ALL
-            SELECT 'attachment', \(raw: d.jsonElement("e")), NULL, SUM(g.n), NULL, NULL, NULL, NULL
+            SELECT 'attachment', NULL, NULL, SUM(g.n), NULL, NULL, NULL, NULL, \(raw: d.jsonElement("e"))
                 FROM hourly g, \(raw: d.jsonElements(of: "g.kinds", as: "e")) WHERE g.kinds IS NOT NULL
                 GROUP BY \(raw: d.jsonElement("e"))
             """
@@ -83,7 +83,9 @@ extension SQLArchiveReading {
             case "cell":
                 statistics.hourOfWeek.append(.init(weekday: row[1], hour: row[2], messages: row[3]))
             default:
-                let type = row.value(1)
+                // The type is the last column: a text where the other rows have numbers (PostgreSQL types a
+                // union's columns).
+                let type = row.value(8)
                 let name: String? =
                     switch type {
                     case .text(let text): text

@@ -30,7 +30,7 @@ extension SQLArchiveReading {
             SELECT t.dialog, dd.name, dd.type,
                 CASE WHEN dd.name IS NULL OR dd.name = '' THEN (
                     SELECT \(raw: names)
-                    FROM \(raw: d.jsonElements(of: "dd.occupant_ids", as: "e")) LEFT JOIN users u ON u.id = \(raw: d.jsonElement("e"))
+                    FROM \(raw: d.jsonElements(of: "dd.occupant_ids", as: "e")) LEFT JOIN users u ON u.id = \(raw: d.jsonIntegerElement("e"))
                 ) END,
                 t.n
             FROM (

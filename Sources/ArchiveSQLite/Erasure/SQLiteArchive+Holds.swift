@@ -46,17 +46,6 @@ extension SQLiteArchive {
         }
     }
 
-    public func userID(login: String) async throws -> Int? {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT id FROM users WHERE login = ?", arguments: [login])
-        }
-    }
-
-    /// Every hold, in force or released, oldest first.
-    public func holds() async throws -> [LegalHold] {
-        try await pool.read { db in try Self.holds(db) }
-    }
-
     private static func holds(_ db: Database) throws -> [LegalHold] {
         try Row.fetchAll(db, sql: "SELECT * FROM holds ORDER BY id").compactMap { row in
             guard let kind = LegalHold.Kind(rawValue: row["kind"]) else { return nil }

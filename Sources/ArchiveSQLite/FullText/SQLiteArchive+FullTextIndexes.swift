@@ -1,4 +1,5 @@
 import Archive
+import ArchiveSQL
 import GRDB
 
 extension SQLiteArchive {

@@ -1,3 +1,4 @@
+import ArchiveSQL
 import Crypto
 import Foundation
 import GRDB

@@ -68,14 +68,8 @@ public struct SQLiteDialect: SQLDialect {
     public var wordKey: String { "m.date_key" }
     public var keyColumn: String { "rowid" }
 
-    public func dateKeys(sentAt dateSent: Int) -> Range<Int64> {
-        dateKeys(secondOf: DateKey.floor(dateSent))
-    }
-
-    public func dateKeys(secondOf key: Int64) -> Range<Int64> {
-        let first = (key >> DateKey.rowBits) << DateKey.rowBits
-        return first..<(first + (1 << DateKey.rowBits))
-    }
+    public func dateKeys(sentAt dateSent: Int) -> Range<Int64> { DateKey.keys(sentAt: dateSent) }
+    public func dateKeys(secondOf key: Int64) -> Range<Int64> { DateKey.keys(secondOf: key) }
 
     /// bm25 once per hit, in a joined subquery.
     public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
@@ -92,6 +86,9 @@ public struct SQLiteDialect: SQLDialect {
 
     public func jsonElements(of column: String, as alias: String) -> String { "json_each(\(column)) \(alias)" }
     public func jsonElement(_ alias: String) -> String { "\(alias).value" }
+    /// `json_each` gives a JSON number its SQL type already.
+    public func jsonIntegerElement(_ alias: String) -> String { "\(alias).value" }
+    public func number(_ expression: SQLFragment) -> SQLFragment { "CAST(\(expression) AS REAL)" }
     public func jsonMember(_ expression: String, path: String) -> String { "json_extract(\(expression), '\(path)')" }
     public func jsonMember(_ expression: String, boundPath: String) -> SQLFragment {
         "json_extract(\(raw: expression), \(boundPath))"

@@ -1,0 +1,24 @@
+import Archive
+
+extension SQLArchiveReading {
+    /// The id of the user with `login`, or `nil`.
+    public func userID(login: String) async throws -> Int? {
+        try await sql.read { connection in try connection.fetchInt("SELECT id FROM users WHERE login = \(login)") }
+    }
+
+    /// Every hold, in force or released, oldest first.
+    public func holds() async throws -> [LegalHold] {
+        try await sql.read { connection in
+            try connection.fetchAll(
+                """
+                SELECT id, kind, target, reason, created_at, released_at, release_reason FROM holds ORDER BY id
+                """
+            ) { row -> LegalHold? in
+                guard let kind = LegalHold.Kind(rawValue: row[1]) else { return nil }
+                return LegalHold(
+                    id: row[0], kind: kind, target: row[2], reason: row[3], createdAt: row[4], releasedAt: row[5],
+                    releaseReason: row[6])
+            }.compactMap { $0 }
+        }
+    }
+}
