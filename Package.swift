@@ -132,6 +132,10 @@ let package = Package(
             name: "ArchivePostgres",
             dependencies: [
                 "Archive",
+                "ArchiveSQL",
+                "QueryLanguage",
+                "QuickBlox",
+                "TextIndex",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -265,8 +269,8 @@ let package = Package(
         .target(
             name: "ArchiveTestSupport",
             dependencies: [
-                "Archive", "ArchiveSQLite", "QuickBlox", "QueryLanguage", "Crawler", "QuickBloxClient",
-                "QuickBloxEmulator", "Export", "TextIndex",
+                "Archive", "ArchiveSQLite", "ArchivePostgres", "QuickBlox", "QueryLanguage", "Crawler",
+                "QuickBloxClient", "QuickBloxEmulator", "Export", "TextIndex",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -408,6 +412,11 @@ let package = Package(
                 "ArchiveTestSupport",
                 "Archive",
                 "ArchivePostgres",
+                "ArchiveSQL",
+                "ArchiveSQLite",
+                "QuickBlox",
+                "TextIndex",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -10,35 +11,48 @@ import PostgresNIO
 /// ``close()`` cancels. ``open(_:logger:now:)`` applies the pending migrations (``PostgresMigrator``, serialised
 /// between processes by an advisory lock) and writes the archive's identity once.
 ///
-/// It does **not** yet conform to `ArchiveReader` or `ArchiveWriter`: the writer (pages, revisions, the word
-/// tokens, `COPY`), the shared SQL reads through a PostgreSQL dialect, `--archive postgresql://…`, crawl leases
-/// and `qbarchive migrate` are later work (docs/postgres.md).
+/// Every read is the shared SQL reader's (``ArchiveSQL/SQLArchiveReading``) through ``PostgresDialect``, run by
+/// ``PostgresSQLDatabase``; only what PostgreSQL alone can answer (its size, a change marker) is written here.
 ///
 /// ```swift
 /// let archive = try await PostgresArchive.open(PostgresLocation(parsing: "postgresql://qbarchive@/chat"))
 /// let identity = try await archive.identity()
 /// await archive.close()
 /// ```
-public final class PostgresArchive: Sendable {
+public final class PostgresArchive: SQLArchiveReading {
     /// Where the archive is.
-    public let location: PostgresLocation
+    public let database: PostgresLocation
     /// The migrations this open applied: none when the schema was up to date, or another process applied them.
     public let migratedOnOpen: [String]
+    /// Where the attachment files of this archive are stored (a directory: PostgreSQL holds their records).
+    public let fileStore: FileStore
     let client: PostgresClient
+    let logger: Logger
+    /// How long one read may run before the server stops it; `nil`: no limit.
+    let statementTimeout: Duration?
     private let running: Task<Void, Never>
-    private let logger: Logger
     private let migrator: PostgresMigrator
 
     private init(
-        location: PostgresLocation, migratedOnOpen: [String], client: PostgresClient, running: Task<Void, Never>,
-        logger: Logger
+        database: PostgresLocation, migratedOnOpen: [String], fileStore: FileStore, client: PostgresClient,
+        running: Task<Void, Never>, logger: Logger, statementTimeout: Duration?
     ) {
-        self.location = location
+        self.database = database
         self.migratedOnOpen = migratedOnOpen
+        self.fileStore = fileStore
         self.client = client
         self.running = running
         self.logger = logger
+        self.statementTimeout = statementTimeout
         self.migrator = PostgresSchema.migrator
+    }
+
+    /// The archive's URL, its password never shown.
+    public var location: String { database.description }
+
+    /// How the shared SQL reads run on this archive (``ArchiveSQL/SQLArchiveReading``).
+    public var sql: any SQLDatabase {
+        PostgresSQLDatabase(client: client, logger: logger, statementTimeout: statementTimeout)
     }
 
     deinit {
@@ -52,8 +66,13 @@ public final class PostgresArchive: Sendable {
     /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` when the database holds tables but was never a
     ///   qbarchive archive (nothing is created in it), ``ArchiveError/newerFormat(path:)`` when a newer
     ///   qbarchive migrated it, and the server's or the connection's error otherwise.
+    ///
+    /// - Parameters:
+    ///   - files: Where attachment files go; by default `DATABASE.files` in the working directory.
+    ///   - statementTimeout: Stops each read that runs longer (the service's bound on a request).
     public static func open(
-        _ location: PostgresLocation, logger: Logger = silent, now: Int = ArchiveTime.now()
+        _ location: PostgresLocation, files: FileStore? = nil, statementTimeout: Duration? = nil,
+        logger: Logger = silent, now: Int = ArchiveTime.now()
     ) async throws -> PostgresArchive {
         let client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
         let running = Task { await client.run() }
@@ -63,7 +82,9 @@ public final class PostgresArchive: Sendable {
                 client, location: location.description, logger: logger)
             try await writeIdentity(client, now: now, logger: logger)
             return PostgresArchive(
-                location: location, migratedOnOpen: applied, client: client, running: running, logger: logger)
+                database: location, migratedOnOpen: applied,
+                fileStore: files ?? FileStore(archivePath: location.database), client: client, running: running,
+                logger: logger, statementTimeout: statementTimeout)
         } catch {
             running.cancel()
             await running.value
@@ -75,20 +96,6 @@ public final class PostgresArchive: Sendable {
     public func close() async {
         running.cancel()
         await running.value
-    }
-
-    /// The archive's identity, written once when the archive was first opened.
-    public func identity() async throws -> ArchiveIdentity {
-        let rows = try await client.query(
-            "SELECT archive_id, created_at FROM archive_meta WHERE id = 1", logger: logger)
-        var identity: ArchiveIdentity?
-        for try await (id, createdAt) in rows.decode((UUID, Int64).self) {
-            identity = ArchiveIdentity(id: id, createdAt: Int(createdAt))
-        }
-        guard let identity else {
-            throw ArchiveError.notAnArchive(path: location.description, reason: "archive_meta has no row")
-        }
-        return identity
     }
 
     /// The migrations the database has applied, in order.

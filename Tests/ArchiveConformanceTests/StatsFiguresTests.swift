@@ -194,9 +194,9 @@ struct StatsFiguresTests {
             "stats-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try backend.create(directory.path, ArchiveTime.now())
+        _ = try await backend.create(directory.path, ArchiveTime.now())
         let report = try await StatsReport.compute(
-            archive: try backend.openReader(directory.path), options: StatsOptions())
+            archive: try await backend.openReader(directory.path), options: StatsOptions())
         #expect(report.totals.messages == 0 && report.volume.isEmpty && report.topSenders.isEmpty)
         #expect(report.firstReply == .init(replies: 0, medianSeconds: nil, p90Seconds: nil))
         #expect(report.table().contains("no messages"))

@@ -1,5 +1,6 @@
 import Archive
 import ArchivePostgres
+import ArchiveSQL
 import ArchiveTestSupport
 import PostgresNIO
 import Testing

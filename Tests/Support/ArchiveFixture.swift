@@ -41,7 +41,7 @@ package struct ArchiveFixture {
     package init(backend: TestBackend = .sqlite) async throws {
         directory = try TemporaryDirectory()
         self.backend = backend
-        archive = try backend.create(directory.path, Self.baseTime)
+        archive = try await backend.create(directory.path, Self.baseTime)
         try await archive.storeDialogs(
             rawItems: [Self.dialog(Self.dialogID).json, Self.dialog(Self.otherDialogID).json], at: Self.baseTime)
     }

@@ -38,7 +38,7 @@ package struct ExportFixture: Sendable {
         let emulator = try Emulator(configuration: configuration)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let archive = try backend.create(directory.path, ArchiveTime.now())
+        let archive = try await backend.create(directory.path, ArchiveTime.now())
         var logger = Logger(label: "export-test")
         logger.logLevel = .critical
         let quiet = logger

@@ -60,7 +60,7 @@ package final class PostgresCluster: Sendable {
                     "-D", cluster.dataDirectory, "-A", "trust", "-U", user, "--encoding", "UTF8", "--locale", "C",
                     "--no-sync",
                 ])
-            let options = "-k '\(cluster.socketDirectory)' -c listen_addresses='' -c fsync=off -c max_connections=100"
+            let options = "-k '\(cluster.socketDirectory)' -c listen_addresses='' -c fsync=off -c max_connections=300"
             try await cluster.run(
                 "pg_ctl", ["-D", cluster.dataDirectory, "-l", cluster.logFile, "-o", options, "-w", "start"])
             try await cluster.run("createdb", ["-h", cluster.socketDirectory, "-U", user, database])

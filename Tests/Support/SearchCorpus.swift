@@ -56,7 +56,7 @@ package struct SearchCorpus {
         var random = SeededRandom(seed: seed)
         let directory = NSTemporaryDirectory() + "qbarchive-search-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let archive = try backend.create(directory, baseTime)
+        let archive = try await backend.create(directory, baseTime)
         let users = (1...6).map { User(id: $0, login: "user\($0)", fullName: "User \($0)", createdAt: 0, updatedAt: 0) }
         try await archive.storeUsers(rawItems: users.map(\.json), at: baseTime)
         let types: [DialogType] = [.private, .group, .publicGroup]

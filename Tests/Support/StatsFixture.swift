@@ -34,7 +34,7 @@ package struct StatsFixture {
     package static func make(backend: TestBackend = .sqlite) async throws -> StatsFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let archive = try backend.create(directory.path, crawled)
+        let archive = try await backend.create(directory.path, crawled)
         let users = [
             User(id: 1, login: "alice", fullName: "Alice Martin", createdAt: 0, updatedAt: 0),
             User(id: 2, login: "bob", fullName: "Bob Stone", createdAt: 0, updatedAt: 0),
@@ -83,7 +83,7 @@ package struct StatsFixture {
         let late = message(7, privateID, sender: 1, at: monday + 8 * 86_400 + 11 * 3600)  // reply after 691,200 s
         try await archive.storeMessages(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
         // Read back read-only, as `qbarchive stats` and the service open it.
-        return StatsFixture(directory: directory, archive: try backend.openReader(directory.path))
+        return StatsFixture(directory: directory, archive: try await backend.openReader(directory.path))
     }
 
     package static func message(

@@ -1,0 +1,149 @@
+import ArchiveSQL
+import Foundation
+import QueryLanguage
+import TextIndex
+
+/// PostgreSQL's SQL for the shared reader: `$n` placeholders, the word index as a GIN-indexed `tsvector` of
+/// TextIndex's tokens (``PostgresWords``), `ctn` through a `pg_trgm` index on the folded text
+/// (``PostgresFold``), JSON through `jsonb` functions over the canonical JSON text the archive stores.
+public struct PostgresDialect: SQLDialect {
+    public init() {}
+
+    public func placeholder(_ index: Int) -> String { "$\(index)" }
+
+    // MARK: Words and substrings
+
+    /// The `tsquery` input of `query`; statements cast it (`CAST($1 AS tsquery)`), so no parser reads it.
+    public func wordQuery(_ query: WordQuery) -> SQLValue {
+        .text(PostgresWords.query(query))
+    }
+
+    public func wordCondition(_ query: SQLValue) -> SQLFragment {
+        "m.words @@ CAST(\(query) AS tsquery)"
+    }
+
+    public func wordKeys(_ query: SQLValue) -> SQLFragment {
+        "SELECT w.date_key AS rowid FROM messages w WHERE w.words @@ CAST(\(query) AS tsquery)"
+    }
+
+    /// The words' GIN index answers the match; the `date_key` index gives the order and the range, so
+    /// PostgreSQL may walk it and stop early, as FTS5 reads a doclist.
+    public func orderedWordKeys(
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
+    ) -> SQLFragment {
+        var statement = wordKeys(query)
+        if let atLeast { statement += " AND w.date_key >= \(atLeast)" }
+        if let below { statement += " AND w.date_key < \(below)" }
+        if let newestFirst { statement += newestFirst ? " ORDER BY w.date_key DESC" : " ORDER BY w.date_key" }
+        if let limit { statement += " LIMIT \(Int64(limit)) OFFSET \(Int64(offset))" }
+        return statement
+    }
+
+    /// Patterns of three folded scalars or more go through the trigram index on the folded text: `LIKE` with
+    /// the folded pattern, its `%`, `_` and `\` escaped (pg_trgm's index is lossy; `LIKE` rechecks each row).
+    public func substringKeys(_ text: String) -> SQLFragment? {
+        guard ContainsFolding.foldedLength(text) >= 3 else { return nil }
+        let pattern = "%" + Self.likeEscaped(ContainsFolding.folded(text)) + "%"
+        return "SELECT s.rowid AS rowid FROM messages s WHERE COALESCE(s.text_folded, s.text) LIKE \(pattern)"
+    }
+
+    /// Message text is folded by the writer (`text_folded`, `NULL` when folding changes nothing); any other
+    /// column by `qbarchive_fold`, the same rule compiled into SQL.
+    public func containsCondition(column: SQLFragment, _ text: SQLFragment) -> SQLFragment {
+        let folded: SQLFragment =
+            column == "m.text" ? "COALESCE(m.text_folded, m.text)" : "qbarchive_fold(CAST(\(column) AS text))"
+        return "strpos(\(folded), qbarchive_fold(CAST(\(text) AS text))) > 0"
+    }
+
+    public var messageKey: String { "m.rowid" }
+    public var wordKey: String { "m.date_key" }
+    public var keyColumn: String { "rowid" }
+
+    public func dateKeys(sentAt dateSent: Int) -> Range<Int64> { DateKey.keys(sentAt: dateSent) }
+    public func dateKeys(secondOf key: Int64) -> Range<Int64> { DateKey.keys(secondOf: key) }
+
+    /// `ts_rank` over the stored `tsvector` (no body is read again), best first.
+    public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
+        (
+            """
+             LEFT JOIN (SELECT r.date_key AS rank_rowid, ts_rank(r.words, CAST(\(query) AS tsquery)) AS rank_score \
+            FROM messages r WHERE r.words @@ CAST(\(query) AS tsquery)) rk ON rk.rank_rowid = m.date_key
+            """,
+            "rk.rank_score IS NULL, rk.rank_score DESC"
+        )
+    }
+
+    // MARK: JSON arrays
+
+    public func jsonElements(of column: String, as alias: String) -> String {
+        "jsonb_array_elements(CAST(\(column) AS jsonb)) AS \(alias)(value)"
+    }
+
+    /// The element as SQLite's `json_each` gives it to a comparison or a result: a string unquoted, anything
+    /// else as its JSON text.
+    public func jsonElement(_ alias: String) -> String { "(\(alias).value #>> '{}')" }
+
+    /// An element that is an integer, as a `bigint` (`NULL` for anything else): ids compared with ids.
+    public func jsonIntegerElement(_ alias: String) -> String {
+        "(CASE WHEN jsonb_typeof(\(alias).value) = 'number' THEN CAST(CAST(\(alias).value AS numeric) AS bigint) END)"
+    }
+
+    public func jsonMember(_ expression: String, path: String) -> String {
+        "(CAST(\(expression) AS jsonb) #>> \(Self.pathArray(path)))"
+    }
+
+    /// A bound path (`$."key"`) becomes a bound text array of its one key.
+    public func jsonMember(_ expression: String, boundPath: String) -> SQLFragment {
+        "(CAST(\(raw: expression) AS jsonb) #>> CAST(\(Self.pathText(boundPath)) AS text[]))"
+    }
+
+    /// A number only when the text is one (`NULL` otherwise: SQLite's `CAST` would read `abc` as 0).
+    public func number(_ expression: SQLFragment) -> SQLFragment {
+        let text: SQLFragment = "CAST(\(expression) AS text)"
+        return
+            "(CASE WHEN \(text) ~ '^\\s*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?\\s*$' THEN CAST(\(text) AS double precision) END)"
+    }
+
+    public func jsonArrayLength(_ column: String) -> String {
+        "jsonb_array_length(CAST(\(column) AS jsonb))"
+    }
+
+    public func jsonArrayAggregate(_ expression: String) -> String {
+        "CAST(json_agg(\(expression)) AS text)"
+    }
+
+    // MARK: Plans, aggregates, calendar
+
+    /// PostgreSQL has no index hints: the planner sees `ORDER BY date_sent … LIMIT` and the `date_sent` index.
+    public var messagesByDate: String { "messages m" }
+
+    public func countWhere(_ condition: String) -> String { "COUNT(*) FILTER (WHERE \(condition))" }
+
+    /// `div` truncates toward zero as SQLite's `/` does: subtract the non-negative remainder first.
+    public func floorDivision(_ expression: String, _ divisor: Int) -> String {
+        "((\(expression)) - (((\(expression)) % \(divisor)) + \(divisor)) % \(divisor)) / \(divisor)"
+    }
+
+    public func monthStart(day: String) -> String {
+        "CAST(extract(epoch FROM date_trunc('month', to_timestamp((\(day)) * 86400) AT TIME ZONE 'UTC')) AS bigint)"
+    }
+
+    /// A one-key path (`$.type`, `$."key"`) as PostgreSQL's text array input (`{"type"}`, `{"key"}`).
+    static func pathText(_ path: String) -> String {
+        var key = path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
+        if key.hasPrefix("\""), key.hasSuffix("\""), key.count >= 2 { key = String(key.dropFirst().dropLast()) }
+        return "{\"" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\"}"
+    }
+
+    /// ``pathText(_:)`` as a SQL literal, for this program's own paths.
+    static func pathArray(_ path: String) -> String {
+        "'" + pathText(path).replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// `text` with `LIKE`'s wildcards and its escape character escaped.
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,120 @@
+import Archive
+import ArchiveSQL
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The shared reader's connection over a postgres-nio connection inside a transaction of
+/// ``PostgresSQLDatabase``.
+///
+/// The shared reader is synchronous (SQLite's cursors block), postgres-nio is async: the reader's closure runs
+/// on a thread of its own (``BlockingThread``), and each statement hops to the connection and back, its rows
+/// fetched ``RowFeed/batchSize`` at a time, so a long cursor holds one batch in memory, as SQLite's does.
+struct PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws {
+        let (sql, values) = statement.rendered(for: dialect)
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let number): try binds.append(number)
+            case .real(let number): try binds.append(number)
+            case .text(let text): try binds.append(text)
+            case .blob(let data): try binds.append(ByteBuffer(bytes: data))
+            }
+        }
+        let feed = try RowFeed(connection, PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        while let batch = try feed.next() {
+            for row in batch { try body(PostgresSQLRow(row: PostgresRandomAccessRow(row))) }
+        }
+    }
+}
+
+/// A row of a PostgreSQL result read through the shared reader's primitives, decoded by the column's type.
+///
+/// SQLite's values carry their type; PostgreSQL's columns do: a `numeric` (what `SUM` of `bigint` gives) reads
+/// as an integer when it is whole, a `boolean` as 0 or 1, a `uuid` as its text.
+struct PostgresSQLRow: SQLRow {
+    let row: PostgresRandomAccessRow
+
+    func isNull(_ index: Int) -> Bool { row[index].bytes == nil }
+
+    func integer(_ index: Int) -> Int64? {
+        switch value(index) {
+        case .integer(let number): return number
+        case .real(let number): return number.isFinite ? Int64(number) : nil
+        case .text(let text): return Int64(text)
+        case .null, .blob: return nil
+        }
+    }
+
+    func real(_ index: Int) -> Double? {
+        switch value(index) {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
+        case .text(let text): return Double(text)
+        case .null, .blob: return nil
+        }
+    }
+
+    func text(_ index: Int) -> String? {
+        switch value(index) {
+        case .text(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .null: return nil
+        }
+    }
+
+    func blob(_ index: Int) -> Data? {
+        switch value(index) {
+        case .blob(let data): return data
+        case .text(let text): return Data(text.utf8)
+        default: return nil
+        }
+    }
+
+    func value(_ index: Int) -> SQLValue {
+        let cell = row[index]
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch cell.dataType {
+            case .int8: return .integer(try cell.decode(Int64.self))
+            case .int4: return .integer(Int64(try cell.decode(Int32.self)))
+            case .int2: return .integer(Int64(try cell.decode(Int16.self)))
+            case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+            case .float8: return .real(try cell.decode(Double.self))
+            case .float4: return .real(Double(try cell.decode(Float.self)))
+            case .numeric:
+                let number = try cell.decode(Decimal.self)
+                if number == number.rounded(), let whole = Int64(exactly: NSDecimalNumber(decimal: number).int64Value),
+                    Decimal(whole) == number
+                {
+                    return .integer(whole)
+                }
+                return .real(NSDecimalNumber(decimal: number).doubleValue)
+            case .bytea: return .blob(Data((try cell.decode(ByteBuffer.self)).readableBytesView))
+            case .uuid: return .text(try cell.decode(UUID.self).uuidString)
+            default: return .text(try cell.decode(String.self))
+            }
+        } catch {
+            // A type this program never selects: its bytes as text rather than a crash.
+            return .text(String(buffer: cell.bytes ?? ByteBuffer()))
+        }
+    }
+}
+
+extension Decimal {
+    fileprivate func rounded() -> Decimal {
+        var value = self
+        var result = Decimal()
+        NSDecimalRound(&result, &value, 0, .down)
+        return result
+    }
+}

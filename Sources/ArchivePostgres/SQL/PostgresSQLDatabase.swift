@@ -1,0 +1,73 @@
+import Archive
+import ArchiveSQL
+import Logging
+import PostgresNIO
+
+/// How the PostgreSQL archive runs the shared reads: each read leases a pooled connection and runs in one
+/// `REPEATABLE READ READ ONLY` transaction (every statement sees the same archive, as in SQLite's read
+/// transactions), bounded by `statement_timeout` when the archive was opened with one; a snapshot holds such a
+/// transaction open for as long as its body runs.
+struct PostgresSQLDatabase: SQLDatabase {
+    let client: PostgresClient
+    let logger: Logger
+    let statementTimeout: Duration?
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await Self.readTransaction(on: connection, timeout: statementTimeout, logger: logger) {
+                try await BlockingThread.run { try body(PostgresSQLConnection(connection: connection, logger: logger)) }
+            }
+        }
+    }
+
+    func withSnapshot<T: Sendable>(_ body: @Sendable (any SQLSnapshotDatabase) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await Self.readTransaction(on: connection, timeout: nil, logger: logger) {
+                try await body(PostgresSnapshotDatabase(connection: connection, logger: logger))
+            }
+        }
+    }
+
+    /// Runs `body` inside a read-only, repeatable-read transaction on `connection`, ended whatever happens.
+    static func readTransaction<T>(
+        on connection: PostgresConnection, timeout: Duration?, logger: Logger, _ body: () async throws -> T
+    ) async throws -> T {
+        try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+        do {
+            if let timeout {
+                let milliseconds = max(
+                    1, Int64(timeout.components.seconds * 1000) + timeout.components.attoseconds / 1_000_000_000_000_000
+                )
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+            }
+            let result = try await body()
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw PostgresErrors.translated(error, timeout: timeout)
+        }
+    }
+}
+
+/// A transaction held open as the shared reader's consistent view (an export's).
+struct PostgresSnapshotDatabase: SQLSnapshotDatabase {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let connection = connection
+        let logger = logger
+        do {
+            return try await BlockingThread.run {
+                try body(PostgresSQLConnection(connection: connection, logger: logger))
+            }
+        } catch {
+            throw PostgresErrors.translated(error, timeout: nil)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Archive
+import Foundation
+import PostgresNIO
+import QuickBlox
+import TextIndex
+
+/// Writes the messages of one page inside an open transaction, as the SQLite archive's page writer does.
+///
+/// The archived copies of the whole page are read with one statement (`id = ANY($1)`); each message then
+/// takes the action ``MessageWriteAction`` decides — the same decision, on the same columns, as SQLite's — with
+/// one or two statements, and the messages only seen again are touched together at the end (``finish()``).
+/// Every insert and every text change writes `words` (``PostgresWords``) and `text_folded`
+/// (``TextIndex/ContainsFolding``), which stand in for SQLite's two full-text indexes.
+struct PostgresPageWriter {
+    private let connection: PostgresConnection
+    private let time: Int64
+    private let files: PostgresFileIndexer?
+    private let erasedUsers: Set<Int>
+    private let erasedDialogs: Set<String>
+    /// What the archive holds under each id of the page, with its `rowid`; updated as the page is written, so a
+    /// message listed twice is decided on what its first copy left.
+    private var stored: [String: (rowID: Int64, message: StoredMessage)] = [:]
+    /// Rows only seen again: `last_seen_at` and the tombstone, written by ``finish()``.
+    private var touched: [Int64] = []
+    private(set) var counts = PageCounts()
+
+    /// Reads the erased users and dialogs and the archived copies of `contents`' messages.
+    ///
+    /// - Parameter indexFiles: whether the files attachments name go into `attachment_files`.
+    init(connection: PostgresConnection, contents: [MessageContent], time: Int, indexFiles: Bool) async throws {
+        self.connection = connection
+        self.time = Int64(time)
+        files = indexFiles ? PostgresFileIndexer(connection: connection, time: time) : nil
+        // Partial indexes keep these reads to the erased rows alone.
+        erasedUsers = Set(try await connection.ints("SELECT id FROM users WHERE erased_at IS NOT NULL"))
+        erasedDialogs = Set(try await connection.strings("SELECT id FROM dialogs WHERE erased_at IS NOT NULL"))
+        let ids = contents.map { SQLiteText.cut($0.message.id) }
+        let rows = try await connection.query(
+            """
+            SELECT id, rowid, erased_at IS NOT NULL, updated_at, content_hash, raw FROM messages WHERE id = ANY(\(ids))
+            """, logger: PostgresArchive.silent)
+        for try await (id, rowID, erased, updatedAt, hash, raw) in rows.decode(
+            (String, Int64, Bool, Int?, Data, String).self)
+        {
+            stored[id] = (rowID, StoredMessage(isErased: erased, updatedAt: updatedAt, contentHash: hash, raw: raw))
+        }
+    }
+
+    /// Inserts, revises, refreshes or touches one message.
+    mutating func write(_ content: MessageContent) async throws {
+        let id = SQLiteText.cut(content.message.id)
+        let existing = stored[id]
+        let action = MessageWriteAction.decide(
+            content, stored: existing?.message, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
+        counts.count(action)
+        var rowID = existing?.rowID ?? 0
+        switch action {
+        case .insertErased:
+            rowID = try await insertErased(content, id: id)
+        case .insert:
+            rowID = try await insert(content, id: id)
+            try await files?.index(content.message.attachments)
+        case .revise:
+            try await saveRevision(rowID: rowID)
+            try await refresh(rowID: rowID, content, edited: true)
+            try await files?.index(content.message.attachments)
+        case .refresh:
+            try await refresh(rowID: rowID, content, edited: false)
+        case .touchErased, .touchOlder, .touch:
+            touched.append(rowID)
+        }
+        if let after = action.stored(after: content, before: existing?.message) { stored[id] = (rowID, after) }
+    }
+
+    /// Touches the messages only seen again: `last_seen_at` moves, a tombstone goes (the server has them).
+    func finish() async throws {
+        guard !touched.isEmpty else { return }
+        try await connection.run(
+            "UPDATE messages SET last_seen_at = \(time), deleted_at = NULL WHERE rowid = ANY(\(touched))")
+    }
+
+    private func insert(_ content: MessageContent, id: String) async throws -> Int64 {
+        let message = content.message
+        let text = message.text
+        let rows = try await connection.query(
+            """
+            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
+                words, text_folded)
+            VALUES (\(id), \(SQLiteText.cut(message.chatDialogID)), \(message.senderID), \(message.recipientID),
+                \(message.dateSent), \(message.createdAt), \(message.updatedAt), \(text), \(content.attachments),
+                \(content.custom), \(content.readIDs), \(content.deliveredIDs), \(content.raw),
+                \(content.contentHash), \(time), \(time), \(PostgresWords.vector(of: text))::tsvector,
+                \(Self.folded(text)))
+            RETURNING rowid
+            """, logger: PostgresArchive.silent)
+        return try await Self.rowID(rows)
+    }
+
+    /// A new message of an erased dialog or sender: its skeleton, no content.
+    private func insertErased(_ content: MessageContent, id: String) async throws -> Int64 {
+        let message = content.message
+        let dialogID = SQLiteText.cut(message.chatDialogID)
+        let skeleton = ErasedMessage.skeleton(
+            id: message.id, dialogID: message.chatDialogID, dateSent: message.dateSent, senderID: message.senderID,
+            recipientID: message.recipientID)
+        let rows = try await connection.query(
+            """
+            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
+                erased_at)
+            VALUES (\(id), \(dialogID), \(message.senderID), \(message.recipientID), \(message.dateSent), NULL, NULL,
+                NULL, '[]', '{}', \(content.readIDs), \(content.deliveredIDs), \(skeleton), \(Data()), \(time),
+                \(time), \(time))
+            RETURNING rowid
+            """, logger: PostgresArchive.silent)
+        return try await Self.rowID(rows)
+    }
+
+    /// The archived version becomes revision `edited + 1`, observed since the previous revision was superseded
+    /// (or since the message was first seen).
+    private func saveRevision(rowID: Int64) async throws {
+        try await connection.run(
+            """
+            INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
+                updated_at, observed_at, superseded_at)
+            SELECT id, edited + 1, text, attachments, custom, raw, content_hash, updated_at,
+                COALESCE((SELECT MAX(superseded_at) FROM message_revisions r WHERE r.message_id = m.id),
+                    first_seen_at),
+                \(time)
+            FROM messages m WHERE rowid = \(rowID)
+            """)
+    }
+
+    /// Rewrites an archived message's columns; an edit also rewrites its words and folded text.
+    private func refresh(rowID: Int64, _ content: MessageContent, edited: Bool) async throws {
+        let message = content.message
+        let text = message.text
+        if edited {
+            try await connection.run(
+                """
+                UPDATE messages SET sender_id = \(message.senderID), recipient_id = \(message.recipientID),
+                    date_sent = \(message.dateSent), created_at = \(message.createdAt),
+                    updated_at = \(message.updatedAt), text = \(text), attachments = \(content.attachments),
+                    custom = \(content.custom), read_ids = \(content.readIDs), delivered_ids = \(content.deliveredIDs),
+                    raw = \(content.raw), content_hash = \(content.contentHash), last_seen_at = \(time),
+                    edited = edited + 1, deleted_at = NULL,
+                    words = \(PostgresWords.vector(of: text))::tsvector, text_folded = \(Self.folded(text))
+                WHERE rowid = \(rowID)
+                """)
+        } else {
+            // The same content hash: the same text, so the same words and folded text.
+            try await connection.run(
+                """
+                UPDATE messages SET sender_id = \(message.senderID), recipient_id = \(message.recipientID),
+                    date_sent = \(message.dateSent), created_at = \(message.createdAt),
+                    updated_at = \(message.updatedAt), attachments = \(content.attachments),
+                    custom = \(content.custom), read_ids = \(content.readIDs), delivered_ids = \(content.deliveredIDs),
+                    raw = \(content.raw), last_seen_at = \(time), deleted_at = NULL
+                WHERE rowid = \(rowID)
+                """)
+        }
+    }
+
+    /// `text_folded`: the text folded as `ctn` compares, `NULL` when folding changes nothing (or no text).
+    static func folded(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let folded = ContainsFolding.folded(text)
+        // Scalar by scalar: `==` on strings is canonical equivalence, which would take a decomposed text for
+        // its composed folding.
+        return folded.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : folded
+    }
+
+    private static func rowID(_ rows: PostgresRowSequence) async throws -> Int64 {
+        var rowID: Int64?
+        for try await value in rows.decode(Int64.self) { rowID = value }
+        guard let rowID else { throw PostgresWriterError.noRowReturned }
+        return rowID
+    }
+}
+
+/// A statement that must return a row returned none (a server that does not behave as PostgreSQL does).
+enum PostgresWriterError: Error, CustomStringConvertible {
+    case noRowReturned
+
+    var description: String { "the server returned no row for an INSERT … RETURNING" }
+}
