@@ -242,6 +242,7 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxClient",
                 "ArchiveSQLite",
+                "ArchivePostgres",
                 "Crawler",
                 "QueryLanguage",
                 "Search",

@@ -70,17 +70,27 @@ public final class PostgresArchive: SQLArchiveReading {
     /// - Parameters:
     ///   - files: Where attachment files go; by default `DATABASE.files` in the working directory.
     ///   - statementTimeout: Stops each read that runs longer (the service's bound on a request).
+    ///   - readOnly: Opens an archive that must already be complete: nothing is created or migrated, a
+    ///     database without an archive is ``ArchiveError/missing(path:)`` and one a newer schema is pending for
+    ///     is ``ArchiveError/needsUpgrade(path:)``, as a SQLite archive opened read-only.
     public static func open(
         _ location: PostgresLocation, files: FileStore? = nil, statementTimeout: Duration? = nil,
-        logger: Logger = silent, now: Int = ArchiveTime.now()
+        readOnly: Bool = false, logger: Logger = silent, now: Int = ArchiveTime.now()
     ) async throws -> PostgresArchive {
         let client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
         let running = Task { await client.run() }
         do {
-            try await refuseForeignDatabase(client, location: location, logger: logger)
-            let applied = try await PostgresSchema.migrator.migrate(
-                client, location: location.description, logger: logger)
-            try await writeIdentity(client, now: now, logger: logger)
+            try await reachable(location) {
+                try await refuseForeignDatabase(client, location: location, logger: logger)
+            }
+            var applied: [String] = []
+            if readOnly {
+                try await refuseIncomplete(client, location: location, logger: logger)
+            } else {
+                applied = try await PostgresSchema.migrator.migrate(
+                    client, location: location.description, logger: logger)
+                try await writeIdentity(client, now: now, logger: logger)
+            }
             return PostgresArchive(
                 database: location, migratedOnOpen: applied,
                 fileStore: files ?? FileStore(archivePath: location.database), client: client, running: running,
@@ -118,6 +128,42 @@ public final class PostgresArchive: SQLArchiveReading {
             INSERT INTO archive_meta (id, archive_id, created_at, format) VALUES (1, \(id), \(createdAt), \(format))
             ON CONFLICT (id) DO NOTHING
             """, logger: logger)
+    }
+
+    /// Runs the first statement of an open within the location's `connect_timeout` (10 s by default): the
+    /// pool retries a connection it cannot make for a minute before it gives up, too long for a wrong URL.
+    private static func reachable(_ location: PostgresLocation, _ body: @escaping @Sendable () async throws -> Void)
+        async throws
+    {
+        let seconds = location.connectTimeout ?? 10
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return false
+            }
+            let finished = try await group.next() ?? false
+            group.cancelAll()
+            guard finished else {
+                throw PostgresUnreachable(location: location.description, seconds: seconds)
+            }
+        }
+    }
+
+    /// Refuses, for a read-only open, a database without a complete archive of this build's schema.
+    private static func refuseIncomplete(
+        _ client: PostgresClient, location: PostgresLocation, logger: Logger
+    ) async throws {
+        let applied = try await PostgresSchema.migrator.appliedMigrations(client, logger: logger)
+        let known = PostgresSchema.migrator.names
+        if applied.isEmpty { throw ArchiveError.missing(path: location.description) }
+        if applied.contains(where: { !known.contains($0) }) {
+            throw ArchiveError.newerFormat(path: location.description)
+        }
+        if applied.count < known.count { throw ArchiveError.needsUpgrade(path: location.description) }
     }
 
     /// Refuses a database that has tables of its own and no `qbarchive_migrations`: a wrong URL must not

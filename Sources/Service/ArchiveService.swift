@@ -38,16 +38,16 @@ public struct ArchiveService: Sendable {
         self.configuration = configuration
         let writer: any ArchiveWriter
         do {
-            writer = try backend.openWriter(at: configuration.archivePath)
+            writer = try await backend.openWriter(at: configuration.archivePath)
         } catch let error as ArchiveError {
             throw error
         } catch {
             throw ServiceSetupError.auditUnavailable(
                 path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
         }
-        archive = try backend.openReader(
+        archive = try await backend.openReader(
             at: configuration.archivePath, statementTimeout: configuration.limits.statementTimeout)
-        health = try backend.openReader(at: configuration.archivePath, statementTimeout: .seconds(1))
+        health = try await backend.openReader(at: configuration.archivePath, statementTimeout: .seconds(1))
         limiter = WorkLimiter(
             capacity: configuration.limits.concurrentQueries, queueLimit: configuration.limits.queuedQueries)
         logins = LoginThrottle(failures: configuration.limits.loginFailures, window: configuration.limits.loginWindow)

@@ -1,4 +1,5 @@
 import Archive
+import ArchivePostgres
 import ArchiveSQLite
 import ArgumentParser
 import Crawler
@@ -7,20 +8,36 @@ import Foundation
 /// The one place that turns an `--archive` value into a storage backend and opens it: every other module
 /// works with `ArchiveReader` and `ArchiveWriter` and never learns which backend it got.
 enum ArchiveLocation {
-    /// The backend for `location`: a file path is a SQLite archive.
+    /// The backend for `location`: a `postgresql://` (or `postgres://`) URL is a PostgreSQL archive, a file path
+    /// a SQLite archive.
     ///
-    /// - Throws: exit code 2 for a URL naming a backend this build does not have; exit code 10 for a path that
-    ///   is a directory or lies in a directory that does not exist (``checkPath(_:)``).
+    /// - Throws: exit code 2 for a URL naming a backend this build does not have, or a PostgreSQL URL that does not
+    ///   parse (saying where); exit code 10 for a path that is a directory or lies in a directory that does not
+    ///   exist (``checkPath(_:)``).
     static func backend(for location: String) throws -> any ArchiveBackend {
         if let scheme = location.split(separator: ":", maxSplits: 1).first, location.contains("://"),
             scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" })
         {
-            throw CommandFailure(
-                "--archive \(scheme)://…: this qbarchive stores archives in SQLite files only; give a file path",
-                code: .usage)
+            guard isPostgres(location) else {
+                throw CommandFailure(
+                    "--archive \(scheme)://…: this qbarchive stores archives in SQLite files and PostgreSQL "
+                        + "databases; give a file path or a postgresql:// URL",
+                    code: .usage)
+            }
+            do {
+                _ = try PostgresLocation(parsing: location)
+            } catch {
+                throw CommandFailure("--archive: \(error.localizedDescription)", code: .usage)
+            }
+            return PostgresBackend()
         }
         try checkPath(location)
         return SQLiteBackend(upgradeProgress: UpgradeReporter().observer)
+    }
+
+    /// Whether `location` names a PostgreSQL archive.
+    static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
     }
 
     /// Refuses, with exit code 10 and words a user can act on, an `--archive` that is a directory, or whose
@@ -42,20 +59,20 @@ enum ArchiveLocation {
     }
 
     /// Opens an existing archive for reading; exit code 10 when it is missing or not an archive.
-    static func reader(_ location: String) throws -> any ArchiveReader {
+    static func reader(_ location: String) async throws -> any ArchiveReader {
         let backend = try backend(for: location)
         do {
-            return try backend.openReader(at: location, statementTimeout: nil)
+            return try await backend.openReader(at: location, statementTimeout: nil)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
     }
 
     /// Opens an existing archive for reading and writing; exit code 10 when it cannot be.
-    static func writer(_ location: String) throws -> any ArchiveWriter {
+    static func writer(_ location: String) async throws -> any ArchiveWriter {
         let backend = try backend(for: location)
         do {
-            return try backend.openWriter(at: location)
+            return try await backend.openWriter(at: location)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
@@ -65,6 +82,11 @@ enum ArchiveLocation {
     /// file cannot be made, 11 (saying what to do) while a crawl holds it.
     static func lockForMaintenance(_ location: String, command: String) throws -> ArchiveLock {
         _ = try backend(for: location)
+        if isPostgres(location) {
+            throw CommandFailure(
+                "\(command) is not yet available on a PostgreSQL archive (issue 22); it works on SQLite archives",
+                code: ExitCode(1))
+        }
         do {
             return try ArchiveLock(archivePath: location)
         } catch {

@@ -28,11 +28,11 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() async throws {
-        let store = try AuditCommand.open(archive)
+        let store = try await AuditCommand.open(archive)
         let entries = try await store.auditEntries()
         let broken = try await store.firstBrokenAuditEntry()
         if json {
@@ -62,7 +62,7 @@ struct AuditListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print the latest audit entries (time, action, detail), oldest first.")
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Option(help: "How many of the latest entries.") var last = 50
     @Flag(help: "One JSON object per line, with each entry's chain hashes.") var json = false
 
@@ -88,7 +88,7 @@ struct AuditListCommand: AsyncParsableCommand {
 }
 
 extension AuditCommand {
-    static func open(_ path: String) throws -> any ArchiveReader {
-        try ArchiveLocation.reader(path)
+    static func open(_ path: String) async throws -> any ArchiveReader {
+        try await ArchiveLocation.reader(path)
     }
 }

@@ -44,7 +44,7 @@ struct BackupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try ArchiveLocation.reader(archive)
+        let store = try await ArchiveLocation.reader(archive)
         let backup: ArchiveBackup
         do {
             backup = try await store.backup(to: out, replace: force)

@@ -23,11 +23,11 @@ struct CheckCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Flag(help: "Print the result as JSON (sound, problems).") var json = false
 
     func run() async throws {
-        let store = try ArchiveLocation.writer(archive)
+        let store = try await ArchiveLocation.writer(archive)
         let problems = try await store.integrityProblems()
         if json {
             let object: JSONValue = [

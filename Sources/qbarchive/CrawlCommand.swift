@@ -38,7 +38,8 @@ struct CrawlCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file; created on the first run.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); created on the first run.")
+    var archive: String
     @Option(help: "QuickBlox API base URL (QB_ENDPOINT).") var endpoint: String?
     @Option(help: "Application id (QB_APP_ID).") var appId: String?
     @Option(help: "Application auth key (QB_AUTH_KEY).") var authKey: String?
@@ -137,34 +138,9 @@ struct CrawlCommand: AsyncParsableCommand {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }
         let output = StandardStreams()
-        _ = try ArchiveLocation.backend(for: archive)  // a directory or a missing folder: said before the lock
-        let lock: ArchiveLock
-        do {
-            lock = try ArchiveLock(archivePath: archive)
-        } catch {
-            output.error("error: \(error.localizedDescription)\n")
-            // Only another crawl holding the lock is "locked" (11, nothing to do); a lock file that cannot
-            // be created (read-only filesystem, permissions) means the archive cannot be written: 10.
-            if case .cannotOpen = error { throw ExitCode(10) }
-            throw ExitCode(11)
-        }
+        let backend = try ArchiveLocation.backend(for: archive)  // a bad path or URL: said before the lock
+        let (store, lock) = try await Self.openLocked(archive, backend: backend, quiet: quiet, output: output)
         defer { lock.release() }
-        if let previous = lock.tookOverFrom, !quiet {
-            output.error("note: took over a lock left by pid \(previous), which is gone\n")
-        }
-        let store: any ArchiveWriter
-        do {
-            let backend = try ArchiveLocation.backend(for: archive)
-            store =
-                FileManager.default.fileExists(atPath: archive)
-                ? try backend.openWriter(at: archive) : try backend.create(at: archive)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            output.error("error: \(error.localizedDescription)\n")
-            throw ExitCode(10)
-        }
-
         var logger = Logger(label: "qbarchive.crawl")
         logger.logLevel = quiet || json ? .error : .warning
         var client = ClientConfiguration(endpoint: settings.endpoint, credentials: settings.credentials)

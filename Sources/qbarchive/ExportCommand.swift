@@ -50,7 +50,7 @@ struct ExportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Option(help: "jsonl, csv or bundle (default).") var format: ExportFormat = .bundle
     @Option(help: "The bundle's container: tar.gz (default), tar.zst or zip.") var bundle: ContainerFormat = .tarGz
     @Option(help: "Export only messages matching this query (or @NAME for queries/NAME.qbq).") var `where`: String?
@@ -157,13 +157,13 @@ struct ExportCommand: AsyncParsableCommand {
         let backend = try ArchiveLocation.backend(for: archive)
         let store: any ArchiveReader
         do {
-            store = try backend.openWriter(at: archive)
+            store = try await backend.openWriter(at: archive)
         } catch let error as ArchiveError {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         } catch {
             // The archive exists but cannot be opened for writing (read-only media or permissions): export
             // from a read-only handle; the audit entry then cannot be recorded, which the report says.
-            store = try ArchiveLocation.reader(archive)
+            store = try await ArchiveLocation.reader(archive)
         }
         var person: ExportSelection.Subject?
         if let subject { person = try await Self.subject(subject, in: store) }

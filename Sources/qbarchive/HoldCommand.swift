@@ -46,7 +46,7 @@ struct HoldAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try ArchiveLocation.writer(archive)
+        let store = try await ArchiveLocation.writer(archive)
         let kind: LegalHold.Kind
         let target: String
         if let user {
@@ -97,7 +97,7 @@ struct HoldListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try ArchiveLocation.reader(archive)
+        let store = try await ArchiveLocation.reader(archive)
         var lines: [JSONValue] = []
         var text = ""
         for hold in try await store.holds() where all || hold.isActive {
@@ -125,7 +125,7 @@ struct HoldReleaseCommand: AsyncParsableCommand {
     @Option(help: "Why it ends: required.") var reason: String
 
     func run() async throws {
-        let store = try ArchiveLocation.writer(archive)
+        let store = try await ArchiveLocation.writer(archive)
         guard let hold = try await store.releaseHold(id: id, reason: reason, at: ArchiveTime.now()) else {
             throw CommandFailure("no legal hold #\(id) is in force (qbarchive hold list --all)", code: ExitCode(14))
         }

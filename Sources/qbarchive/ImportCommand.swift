@@ -61,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
         let backend = try ArchiveLocation.backend(for: archive)
         let store: any ArchiveWriter
         do {
-            store = created ? try backend.create(at: archive) : try backend.openWriter(at: archive)
+            store = created ? try await backend.create(at: archive) : try await backend.openWriter(at: archive)
         } catch {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }

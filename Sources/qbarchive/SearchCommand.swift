@@ -41,7 +41,7 @@ struct SearchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Argument(help: "The query, or @NAME for queries/NAME.qbq.") var query: String
     @Option(help: "table (default), jsonl, csv or json (one document with total, shown and the hits).")
     var format: SearchFormat = .table
@@ -87,7 +87,7 @@ struct SearchCommand: AsyncParsableCommand {
         let zone = try QueryInput.zone(tz)
         let text = try QueryInput.resolve(query, queries: queries)
         let parsed = try QueryInput.parse(text, now: now, zone: zone)
-        let store = try ArchiveLocation.reader(archive)
+        let store = try await ArchiveLocation.reader(archive)
         let clock = ContinuousClock()
         let format = json ? SearchFormat.json : format
         let runner = SearchRunner(

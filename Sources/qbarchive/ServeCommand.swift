@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port (0 picks a free one).") var port = 8080
     @Option(help: "The access token (or QBARCHIVE_TOKEN). Required beyond loopback.") var token: String?

@@ -33,7 +33,7 @@ struct StatsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Option(
         name: .customLong("where"),
         help: ArgumentHelp("Only messages matching this query (or @NAME for queries/NAME.qbq).", valueName: "query"))
@@ -53,7 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
-        let store = try ArchiveLocation.reader(archive)
+        let store = try await ArchiveLocation.reader(archive)
         let report: StatsReport
         do {
             report = try await StatsReport.compute(

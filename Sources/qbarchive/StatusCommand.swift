@@ -30,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Option(help: "How many recent runs to list.") var runs = 10
     @Flag(help: "Print JSON for scripts and monitoring (with the check's verdict as health).") var json = false
     @Flag(help: "Monitoring: one line and an exit code saying whether the last run succeeded (see above).")
@@ -55,7 +55,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try ArchiveLocation.reader(archive)
+        let store = try await ArchiveLocation.reader(archive)
         let report = try await StatusReport.read(
             store, runs: runs, crawlerPID: ArchiveLock.liveHolder(archivePath: archive),
             now: now ?? ArchiveTime.now())

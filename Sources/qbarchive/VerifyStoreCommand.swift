@@ -25,14 +25,14 @@ struct VerifyStoreCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
     @Flag(help: "Mark missing and corrupt files for download by the next crawl with --attachments files.")
     var requeue = false
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {
         let store: any ArchiveReader =
-            requeue ? try ArchiveLocation.writer(archive) : try ArchiveLocation.reader(archive)
+            requeue ? try await ArchiveLocation.writer(archive) : try await ArchiveLocation.reader(archive)
         let report = try await store.verifyFileStore()
         var requeued = 0
         if requeue {

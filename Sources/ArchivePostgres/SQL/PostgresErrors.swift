@@ -41,3 +41,15 @@ public struct PostgresServerError: Error, LocalizedError, Sendable {
 
     public var errorDescription: String? { "PostgreSQL refused a statement: \(message) (SQLSTATE \(sqlState))" }
 }
+
+/// No session with the server within the location's `connect_timeout`: a wrong host, port, user, password or
+/// database, or a server that is down (the pool does not say which: it keeps retrying).
+public struct PostgresUnreachable: Error, LocalizedError, Sendable {
+    public var location: String
+    public var seconds: Int
+
+    public var errorDescription: String? {
+        "Could not open a session on \(location) within \(seconds) s. Check the host, port, user, password and "
+            + "database, and that PostgreSQL is running; add ?connect_timeout=N to wait longer."
+    }
+}

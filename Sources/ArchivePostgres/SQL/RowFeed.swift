@@ -1,35 +1,58 @@
 import Dispatch
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One statement's rows, handed from postgres-nio (async) to the shared reader's thread (blocking), a batch at
-/// a time.
+/// a time, through a server-side cursor.
+///
+/// The shared reader may run a statement while another's rows are still being read (an export looks up the
+/// files of each batch between cursor steps), as SQLite allows; PostgreSQL's protocol runs one statement at a
+/// time per connection, so each statement is a cursor (`DECLARE … NO SCROLL CURSOR`, then `FETCH` by
+/// ``batchSize``): every round trip completes, and statements interleave. The reads always run inside a
+/// transaction (``PostgresSQLDatabase``), where cursors live.
 ///
 /// Written by hand: the bridge runs the other way from what the libraries at hand offer (an async producer, a
-/// consumer that must block because SQLite's reads do). Each ``next()`` starts a task that reads up to
-/// ``batchSize`` rows and waits for it on a semaphore: the calling thread is never one of Swift concurrency's
-/// (``BlockingThread`` makes it), so blocking it starves nothing. Dropping the feed before its end drops the
-/// row sequence, and postgres-nio discards the rest of the result.
+/// consumer that must block because SQLite's reads do). Each round trip is a task the calling thread waits
+/// for on a semaphore: that thread is never one of Swift concurrency's (``BlockingThread``), so blocking it
+/// starves nothing.
 final class RowFeed: @unchecked Sendable {
     static let batchSize = 512
+    /// Numbers the cursors of this process (names need only be unique within a transaction).
+    private static let counter = Atomic<Int>(0)
 
-    private var iterator: PostgresRowSequence.AsyncIterator?
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let name: String
+    private var open = true
 
-    /// Sends `query` on `connection` and waits for the result to begin.
+    /// Declares the cursor of `query` on `connection`.
     init(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) throws {
-        let sequence = try Self.hop { try await connection.query(query, logger: logger) }
-        iterator = sequence.makeAsyncIterator()
+        self.connection = connection
+        self.logger = logger
+        name = "qbarchive_cursor_\(Self.counter.add(1, ordering: .relaxed).newValue)"
+        let declare = PostgresQuery(
+            unsafeSQL: "DECLARE \(name) NO SCROLL CURSOR FOR " + query.sql, binds: query.binds)
+        try Self.hop { [connection, logger] in try await connection.query(declare, logger: logger).collect() }
+    }
+
+    deinit {
+        // Ended early (a first row was all the reader wanted): close the cursor after whatever is queued.
+        guard open else { return }
+        let close = PostgresQuery(unsafeSQL: "CLOSE \(name)")
+        Task { [connection, logger] in _ = try? await connection.query(close, logger: logger) }
     }
 
     /// The next rows, `nil` after the last.
     func next() throws -> [PostgresRow]? {
-        guard iterator != nil else { return nil }
-        let rows = try Self.hop { [self] in
-            var rows: [PostgresRow] = []
-            while rows.count < Self.batchSize, let row = try await iterator!.next() { rows.append(row) }
-            return rows
+        guard open else { return nil }
+        let fetch = PostgresQuery(unsafeSQL: "FETCH \(Self.batchSize) FROM \(name)")
+        let rows = try Self.hop { [connection, logger] in try await connection.query(fetch, logger: logger).collect() }
+        if rows.count < Self.batchSize {
+            open = false
+            let close = PostgresQuery(unsafeSQL: "CLOSE \(name)")
+            try Self.hop { [connection, logger] in _ = try await connection.query(close, logger: logger) }
         }
-        if rows.count < Self.batchSize { iterator = nil }
         return rows.isEmpty ? nil : rows
     }
 
