@@ -8,12 +8,13 @@ import QuickBlox
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check that an archive's storage is sound: the database and both full-text indexes.",
+        abstract: "Check that an archive's storage is sound: the database and its word and substring indexes.",
         discussion: """
             For a SQLite archive: PRAGMA integrity_check, then FTS5's integrity-check of the word and substring \
             indexes against the archived messages (the indexes use qbarchive's own tokenizers, so the sqlite3 \
-            tool cannot run this part). Nothing is changed; a crawl may run meanwhile. After a crash or a copy \
-            made while the archive was in use, run this before trusting searches.
+            tool cannot run this part). For a PostgreSQL archive: every message's stored words and folded text \
+            against what qbarchive derives from its text. Nothing is changed; a crawl may run meanwhile. After a \
+            crash or a copy made while the archive was in use, run this before trusting searches.
 
             Exit codes: 0 sound, 10 the archive cannot be opened, 20 problems found (each printed).
 
@@ -35,7 +36,7 @@ struct CheckCommand: AsyncParsableCommand {
             ]
             print(object.jsonString)
         } else if problems.isEmpty {
-            print("sound: the database and both full-text indexes agree with the archived messages")
+            print("sound: the database and its word and substring indexes agree with the archived messages")
         } else {
             for problem in problems { print("problem: \(problem)") }
         }
