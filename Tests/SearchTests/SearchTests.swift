@@ -39,7 +39,7 @@ struct SearchTests {
                 u.login, u.full_name, r.login, r.full_name FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id \
                 LEFT JOIN users u ON u.id = m.sender_id LEFT JOIN users r ON r.id = m.recipient_id WHERE (m.date_key IN (SELECT rowid FROM message_words WHERE message_words MATCH ?)) AND \
                 (m.sender_id = ?) AND (m.date_sent >= ? AND m.date_sent < ?) AND (NOT COALESCE((json_array_length(\
-                m.attachments) > 0), 0)) ORDER BY m.date_sent DESC, m.id DESC LIMIT ? OFFSET ?
+                m.attachments) > 0), FALSE)) ORDER BY m.date_sent DESC, m.id DESC LIMIT ? OFFSET ?
                 """)
         #expect(plan.arguments == [#"'"refu" *'"#, "2", "1709251200", "1711929600", "20", "0"])
     }
