@@ -76,12 +76,12 @@ struct PostgresCommandTests {
 
     @Test("A second crawl of the same PostgreSQL archive while one runs exits 11; the first completes")
     func oneCrawlAtATime() async throws {
-        try await CrawlCommandTests.run(latency: 20) { _, environment, _ in
+        try await CrawlCommandTests.run(latency: 100) { _, environment, _ in
             let postgres = try await PostgresCluster.processWideDatabase()
-            let first = try RunningCommand(["crawl", "--archive", postgres], environment: environment)
-            // The first opens the archive and takes its lock within a second; its crawl, at 20 ms a request,
-            // takes many more.
-            try await Task.sleep(for: .seconds(2))
+            // With --json the first crawl prints its first event once it holds the lock and crawls; its crawl,
+            // at 100 ms a request, takes seconds more.
+            let first = try RunningCommand(["crawl", "--archive", postgres, "--json"], environment: environment)
+            _ = try await first.firstLine(timeout: .seconds(60))
             let second = try await CommandRunner.run(["crawl", "--archive", postgres], environment: environment)
             #expect(second.status == 11, "\(second.stderr)")
             #expect(second.stderr.contains("crawl lock"))

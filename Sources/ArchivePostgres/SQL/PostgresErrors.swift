@@ -21,16 +21,6 @@ enum PostgresErrors {
         if state.hasPrefix(programLimitClass) { return SQLTooComplexError(message: message) }
         return PostgresServerError(message: message, sqlState: state)
     }
-
-    /// The server's message and SQLSTATE of `error`, for errors a user reads (postgres-nio's own description
-    /// hides them).
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
-        if let message = error.serverInfo?[.message] {
-            return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
-        }
-        return String(describing: error.code)
-    }
 }
 
 /// A statement the server refused, with its message and SQLSTATE (postgres-nio's own error keeps them out of
