@@ -447,10 +447,12 @@ let package = Package(
                 "QuickBlox",
                 "QuickBloxEmulator",
                 "ArchiveSQLite",
+                "ArchivePostgres",
                 "Crawler",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -5,8 +5,9 @@ import PostgresNIO
 /// connection for as long as the crawl runs, the counterpart of a SQLite archive's lock file.
 ///
 /// The server releases it when the session ends, so a crawl killed at any instant leaves no stale lock.
-/// (Several crawl workers sharing one archive through dialog leases is later work of issue 22; until then one
-/// crawl at a time, as on SQLite.)
+/// Crawl workers that share one crawl through dialog leases (``Archive/SharedCrawlArchive``) hold it shared;
+/// a crawl that must be alone (`--reconcile`, `--where`, `--dialog`, `--attachments files`) holds it exclusive,
+/// so it neither starts while workers run nor lets them start while it runs.
 public final class PostgresCrawlLock: Sendable {
     /// The advisory lock's key: "qbarchive" in ASCII, truncated to 63 bits; the migrations use another.
     static let key: Int64 = 0x7162_6172_6368_6976
@@ -20,7 +21,7 @@ public final class PostgresCrawlLock: Sendable {
     }
 
     /// Takes the lock of `archive`, or returns `nil` at once when another session holds it.
-    static func acquire(on client: PostgresClient, logger: Logger) async throws -> PostgresCrawlLock? {
+    static func acquire(on client: PostgresClient, shared: Bool, logger: Logger) async throws -> PostgresCrawlLock? {
         let (signal, release) = AsyncStream<Void>.makeStream()
         let (outcome, report) = AsyncThrowingStream<Bool, any Error>.makeStream()
         let key = Self.key
@@ -28,14 +29,18 @@ public final class PostgresCrawlLock: Sendable {
             do {
                 try await client.withConnection { connection in
                     var got = false
-                    for try await value in try await connection.query(
-                        "SELECT pg_try_advisory_lock(\(key))", logger: logger
-                    ).decode(Bool.self) { got = value }
+                    let take: PostgresQuery =
+                        shared ? "SELECT pg_try_advisory_lock_shared(\(key))" : "SELECT pg_try_advisory_lock(\(key))"
+                    for try await value in try await connection.query(take, logger: logger).decode(Bool.self) {
+                        got = value
+                    }
                     report.yield(got)
                     report.finish()
                     guard got else { return }
                     for await _ in signal { break }
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                    let release: PostgresQuery =
+                        shared ? "SELECT pg_advisory_unlock_shared(\(key))" : "SELECT pg_advisory_unlock(\(key))"
+                    _ = try? await connection.query(release, logger: logger)
                 }
             } catch {
                 report.finish(throwing: error)
@@ -60,8 +65,9 @@ public final class PostgresCrawlLock: Sendable {
 }
 
 extension PostgresArchive {
-    /// Takes the archive's crawl lock, or returns `nil` when another crawl holds it.
-    public func lockForCrawl() async throws -> PostgresCrawlLock? {
-        try await PostgresCrawlLock.acquire(on: client, logger: logger)
+    /// Takes the archive's crawl lock, or returns `nil` when another crawl holds it: `shared` for a worker of a
+    /// shared crawl (other workers hold it too), exclusive for a crawl that must be alone.
+    public func lockForCrawl(shared: Bool = false) async throws -> PostgresCrawlLock? {
+        try await PostgresCrawlLock.acquire(on: client, shared: shared, logger: logger)
     }
 }

@@ -31,6 +31,7 @@ enum PostgresSchema {
     static let migrator: PostgresMigrator = {
         var migrator = PostgresMigrator()
         migrator.registerMigration("v1-core", statements: core)
+        migrator.registerMigration("v2-crawl-workers", statements: crawlWorkers)
         return migrator
     }()
 

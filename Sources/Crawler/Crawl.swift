@@ -25,6 +25,10 @@ public struct CrawlOptions: Sendable {
     public var query: String?
     /// What happens to the files attachments name.
     public var attachments = AttachmentOptions()
+    /// Set: this run is a worker of a shared crawl (an archive that is a ``SharedCrawlArchive``), which
+    /// shares the dialogs with the other workers through leases. Only for whole crawls: not with `--where`,
+    /// `--dialog`, `--reconcile` or `--attachments files`.
+    public var worker: WorkerOptions?
 
     public init() {}
 }
@@ -77,6 +81,9 @@ public struct Crawl: Sendable {
 
     /// Runs the crawl and records it; the summary's status says how it ended.
     public func run() async throws -> CrawlSummary {
+        if let worker = options.worker, let shared = archive as? any SharedCrawlArchive {
+            return try await runShared(shared, worker: worker)
+        }
         let runStart = Int(Date().timeIntervalSince1970)
         let since = try await archive.lastCompletedRunStart()
         // The caller holds the archive's lock: a run still marked running belongs to a process that died.
@@ -97,26 +104,10 @@ public struct Crawl: Sendable {
             if indexFiles { try await archive.indexFilesIfNeeded() } else { try await archive.markFilesUnindexed() }
             try await crawlMessagesAndFiles(targets, since: since, runStart: runStart, into: &summary)
             if Task.isCancelled { summary.status = .interrupted }
-        } catch let error as QuickBloxClientError {
-            switch error {
-            case .cancelled: summary.status = .interrupted
-            case .authenticationFailed:
-                summary.status = .failed
-                summary.authenticationFailed = true
-            default: summary.status = .failed
-            }
-            summary.error = error.localizedDescription
-        } catch is CancellationError {
-            summary.status = .interrupted
         } catch {
-            summary.status = .failed
-            summary.error = error.localizedDescription
+            Self.recordEnd(error, into: &summary)
         }
-        let statistics = await client.currentStatistics()
-        summary.requests = statistics.requests
-        summary.retries = statistics.retries
-        summary.bytes = statistics.bytesReceived
-        summary.finishedAt = Int(Date().timeIntervalSince1970)
+        await takeStatistics(into: &summary)
         // Recorded even when the run was interrupted: a new task does not inherit the cancellation that
         // would make the archive refuse the write.
         let record = summary
@@ -126,6 +117,36 @@ public struct Crawl: Sendable {
                 at: record.finishedAt ?? ArchiveTime.now())
         }.value
         return summary
+    }
+
+    /// Records the error that ended a run: cancellation interrupts it, refused credentials fail it (exit 12),
+    /// anything else fails it with its text.
+    static func recordEnd(_ error: any Error, into summary: inout CrawlSummary) {
+        switch error {
+        case let error as QuickBloxClientError:
+            switch error {
+            case .cancelled: summary.status = .interrupted
+            case .authenticationFailed:
+                summary.status = .failed
+                summary.authenticationFailed = true
+            default: summary.status = .failed
+            }
+            summary.error = error.localizedDescription
+        case is CancellationError:
+            summary.status = .interrupted
+        default:
+            summary.status = .failed
+            summary.error = error.localizedDescription
+        }
+    }
+
+    /// The client's request tallies and the end time, into the run's summary.
+    func takeStatistics(into summary: inout CrawlSummary) async {
+        let statistics = await client.currentStatistics()
+        summary.requests = statistics.requests
+        summary.retries = statistics.retries
+        summary.bytes = statistics.bytesReceived
+        summary.finishedAt = Int(Date().timeIntervalSince1970)
     }
 
     /// Pages messages (and reconciles), and, with `--attachments files`, downloads files alongside.

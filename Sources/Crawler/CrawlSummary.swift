@@ -33,12 +33,24 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var error: String?
     /// The run stopped because QuickBlox refused the credentials.
     public var authenticationFailed = false
+    /// A worker of a shared crawl (PostgreSQL): which one; this summary is then the worker's part.
+    public var worker: CrawlWorkerPart?
+    /// The whole shared crawl, when this worker was the last to leave it and closed it.
+    public var crawl: SharedCrawlSummary?
 
     public init(startedAt: Int) { self.startedAt = startedAt }
 
     /// The process exit code for scheduled runs: 0 complete, 1 error, 3 partial, 12 authentication
-    /// failed, 130 interrupted. (2 usage, 10 archive and 11 locked are decided before a run starts.)
+    /// failed, 130 interrupted. (2 usage, 10 archive and 11 locked are decided before a run starts.) The
+    /// worker that closes a shared crawl reports the crawl's outcome when its own part went well.
     public var exitCode: Int32 {
+        if status == .complete, let crawl, crawl.status != .complete {
+            return Self.exitCode(crawl.status, authenticationFailed: false)
+        }
+        return Self.exitCode(status, authenticationFailed: authenticationFailed)
+    }
+
+    static func exitCode(_ status: RunStatus, authenticationFailed: Bool) -> Int32 {
         switch status {
         case .complete: 0
         case .partial: 3
@@ -47,9 +59,15 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         }
     }
 
-    /// `crawl complete: 12 dialogs, 340 new, 2 edited, 1 deleted; 57 requests (3 retries), 1.2 MB in 4 s`
+    /// `crawl complete: 12 dialogs, 340 new, 2 edited, 1 deleted; 57 requests (3 retries), 1.2 MB in 4 s`;
+    /// a worker's part begins `worker NAME complete:` and is followed by the crawl's line when it closed it.
     public var line: String {
-        var text = "crawl \(status.rawValue): \(dialogs) dialogs"
+        guard let crawl else { return partLine }
+        return partLine + "\n" + crawl.line
+    }
+
+    private var partLine: String {
+        var text = "\(worker.map { "worker \($0.name)" } ?? "crawl") \(status.rawValue): \(dialogs) dialogs"
         if dialogsFailed > 0 { text += " (\(dialogsFailed) failed)" }
         if listingsFailed > 0 { text += " (\(listingsFailed) users' dialog lists failed)" }
         text += ", \(messagesNew) new, \(messagesEdited) edited, \(messagesDeleted) deleted"
@@ -67,6 +85,7 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
             if files.external > 0 { text += ", \(files.external) external" }
             if files.gone > 0 { text += ", \(files.gone) gone" }
         }
+        if let worker, worker.takenOver > 0 { text += "; took over \(worker.takenOver) dialogs of stopped workers" }
         if let finishedAt { text += " in \(finishedAt - startedAt) s" }
         if let error { text += " — \(error)" }
         return text

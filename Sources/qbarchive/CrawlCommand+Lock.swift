@@ -19,13 +19,22 @@ enum CrawlLock {
 extension CrawlCommand {
     /// Takes the archive's crawl lock and opens the archive for writing (making it on a first crawl): exit 11
     /// while another crawl holds the lock, 10 when the archive cannot be opened or the lock file made.
+    ///
+    /// On PostgreSQL a worker of a shared crawl (`worker`) holds the lock shared with the other workers; any
+    /// other crawl holds it alone.
     static func openLocked(
-        _ archive: String, backend: any ArchiveBackend, quiet: Bool, output: StandardStreams
+        _ archive: String, backend: any ArchiveBackend, worker: Bool, quiet: Bool, output: StandardStreams
     ) async throws -> (any ArchiveWriter, CrawlLock) {
         if ArchiveLocation.isPostgres(archive) {
             let store = try await open(archive, backend: backend, output: output)
-            guard let postgres = store as? PostgresArchive, let lock = try await postgres.lockForCrawl() else {
-                output.error("error: another crawl holds \(store.location)'s crawl lock; try again when it ends\n")
+            guard let postgres = store as? PostgresArchive, let lock = try await postgres.lockForCrawl(shared: worker)
+            else {
+                output.error(
+                    worker
+                        ? "error: a crawl that runs alone (--reconcile, --where, --dialog or --attachments files) "
+                            + "holds \(store.location)'s crawl lock; workers can start when it ends\n"
+                        : "error: another crawl (or crawl workers) holds \(store.location)'s crawl lock; "
+                            + "try again when it ends\n")
                 throw ExitCode(11)
             }
             return (store, .session(lock))

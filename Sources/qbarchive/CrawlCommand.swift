@@ -32,6 +32,12 @@ struct CrawlCommand: AsyncParsableCommand {
               qbarchive crawl --archive case-42.sqlite --scope app --where 'sender_id in (34, 45) date in 2024-03'
               qbarchive crawl --archive chat.sqlite --attachments files --attachment-max-bytes 500M
 
+            On a PostgreSQL archive a whole crawl is a worker: crawls started on several hosts at once (or while \
+            one runs) share the dialogs through leases, each prints its part (worker NAME ...) and the last to \
+            finish also prints the whole crawl's line. A worker that dies gives its dialogs back after --lease. \
+            --where, --dialog, --reconcile and --attachments files run alone: exit 11 while workers run, and \
+            workers exit 11 while they run (docs/postgres.md, "Several crawl workers").
+
             --where makes a targeted crawl: the query goes to QuickBlox as /chat/Message filters, only matching \
             messages are fetched, and the dialogs' cursors do not move, so scheduled full runs are unaffected. \
             Terms QuickBlox cannot filter (words, or, not, logins, other fields) are refused with exit code 2.
@@ -100,6 +106,17 @@ struct CrawlCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Abandon (and retry) a request whose connection stays silent this long (5s, 1m).", valueName: "DURATION"))
     var idleTimeout = "15s"
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL workers: how long a worker's claim on a dialog lasts without a heartbeat (3s to 1h).",
+            discussion: """
+                A worker heartbeats every third of it; a worker that dies gives its dialogs back to the others \
+                after this long. See "Several crawl workers" in docs/postgres.md.
+                """,
+            valueName: "DURATION"))
+    var lease = "60s"
+    @Option(help: "PostgreSQL workers: this worker's name in summaries and the archive (default: HOST:PID).")
+    var workerName: String?
 
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
@@ -122,6 +139,19 @@ struct CrawlCommand: AsyncParsableCommand {
         guard !(reconcile && whereQuery != nil) else {
             throw ValidationError("--reconcile compares whole dialogs; it cannot be combined with --where")
         }
+        guard let seconds = DurationText.seconds(lease), seconds >= 3, seconds <= 3600 else {
+            throw ValidationError("--lease \(lease) is not a duration from 3s to 1h (30s, 2m)")
+        }
+        if let workerName, workerName.isEmpty || workerName.count > 200 {
+            throw ValidationError("--worker-name must be 1 to 200 characters")
+        }
+    }
+
+    /// Whether this crawl is a worker of a shared crawl: a whole crawl of a PostgreSQL archive. Crawls that
+    /// must be alone (a part of the dialogs, a reconcile, file downloads) hold the archive's lock by themselves.
+    var sharesCrawl: Bool {
+        ArchiveLocation.isPostgres(archive) && whereQuery == nil && dialogs.isEmpty && !reconcile
+            && attachments != .files
     }
 
     func run() async throws {
@@ -139,7 +169,8 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         let output = StandardStreams()
         let backend = try ArchiveLocation.backend(for: archive)  // a bad path or URL: said before the lock
-        let (store, lock) = try await Self.openLocked(archive, backend: backend, quiet: quiet, output: output)
+        let (store, lock) = try await Self.openLocked(
+            archive, backend: backend, worker: sharesCrawl, quiet: quiet, output: output)
         defer { lock.release() }
         var logger = Logger(label: "qbarchive.crawl")
         logger.logLevel = quiet || json ? .error : .warning
@@ -158,6 +189,11 @@ struct CrawlCommand: AsyncParsableCommand {
         options.attachments.maxBytes = ByteSize.parse(attachmentMaxBytes) ?? options.attachments.maxBytes
         options.attachments.externalURLs = externalUrls
         options.attachments.concurrency = attachmentConcurrency
+        if sharesCrawl {
+            options.worker = WorkerOptions(
+                name: workerName ?? "\(ProcessInfo.processInfo.hostName):\(getpid())",
+                lease: DurationText.seconds(lease) ?? 60)
+        }
         if let target {
             options.query = target.text
             options.messageFilters = target.pushdown.filters.map(\.queryItem)
@@ -173,7 +209,14 @@ struct CrawlCommand: AsyncParsableCommand {
             client: QuickBloxClient(configuration: client, logger: logger), archive: store, options: options,
             logger: logger, events: reporter.handle)
 
-        let summary = try await Interruption.run { try await crawl.run() }
+        let summary: CrawlSummary
+        do {
+            summary = try await Interruption.run { try await crawl.run() }
+        } catch let error as SharedCrawlError {
+            // A worker that cannot join the crawl running on the archive: as locked, nothing was done.
+            output.error("error: \(error.localizedDescription)\n")
+            throw ExitCode(11)
+        }
         reporter.finish(summary)
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }

@@ -3,8 +3,8 @@ import ArchiveTestSupport
 import PostgresNIO
 import Testing
 
-/// The core schema as migration `v1-core` makes it: the SQLite archive's tables, the append-only audit log,
-/// the word and substring indexes.
+/// The schema as the migrations make it: the SQLite archive's tables (`v1-core`), the append-only audit log,
+/// the word and substring indexes, and the crawl workers' tables (`v2-crawl-workers`).
 @Suite(.postgres, .sharedCluster)
 struct PostgresSchemaTests {
     @Test func makesTheTablesOfTheSQLiteArchive() async throws {
@@ -16,8 +16,9 @@ struct PostgresSchemaTests {
         }
         #expect(
             tables == [
-                "archive_meta", "attachment_files", "audit_log", "crawl_state", "dialog_hides", "dialog_membership",
-                "dialogs", "erasures", "holds", "message_hides", "message_revisions", "messages",
+                "archive_meta", "attachment_files", "audit_log", "crawl_leases", "crawl_state", "crawl_workers",
+                "crawls", "dialog_hides", "dialog_membership", "dialogs", "erasures", "holds", "message_hides",
+                "message_revisions", "messages",
                 "qbarchive_migrations", "runs", "users",
             ])
     }

@@ -46,8 +46,14 @@ struct CommandRunner {
     /// Reads a pipe to its end on a thread of its own: a blocking read on the concurrency pool (two cores,
     /// two threads) would starve the in-process emulator the command talks to.
     private static func readAll(_ handle: FileHandle) async -> Data {
+        await onOwnThread { handle.readDataToEndOfFile() }
+    }
+
+    /// Runs a blocking call (a read, a wait for a process) on a thread of its own, never on the concurrency
+    /// pool: tests run in parallel, and two blocked pool threads would stop every in-process emulator.
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+            Thread { continuation.resume(returning: body()) }.start()
         }
     }
 }
@@ -72,6 +78,11 @@ final class RunningCommand: @unchecked Sendable {
         try await Self.firstLine(of: output.fileHandleForReading, timeout: timeout) { _ in true }
     }
 
+    /// The first line on standard output that contains `text` (waits up to `timeout`); the rest stays unread.
+    func firstLine(containing text: String, timeout: Duration = .seconds(60)) async throws -> String {
+        try await Self.firstLine(of: output.fileHandleForReading, timeout: timeout) { $0.contains(text) }
+    }
+
     /// The first line on standard error that contains `text` (waits up to `timeout`); the rest stays unread.
     func firstErrorLine(containing text: String, timeout: Duration = .seconds(60)) async throws -> String {
         try await Self.firstLine(of: errors.fileHandleForReading, timeout: timeout) { $0.contains(text) }
@@ -85,7 +96,7 @@ final class RunningCommand: @unchecked Sendable {
             group.addTask {
                 var bytes: [UInt8] = []
                 while true {
-                    let chunk = try await Task.detached { handle.availableData }.value
+                    let chunk = await CommandRunner.onOwnThread { handle.availableData }
                     if chunk.isEmpty { break }
                     bytes += chunk
                     while let newline = bytes.firstIndex(of: 0x0A) {
@@ -120,10 +131,15 @@ final class RunningCommand: @unchecked Sendable {
 
     /// Waits for the process to end and returns its exit status.
     func wait() async -> Int32 {
-        await Task.detached { [process] in
+        await CommandRunner.onOwnThread { [process] in
             process.waitUntilExit()
             return process.terminationStatus
-        }.value
+        }
+    }
+
+    /// What the process printed on standard output (read to its end: call after ``wait()``).
+    var standardOutput: String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     var standardError: String {

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// `--archive postgresql://…` through the built binary: a crawl of the emulator into PostgreSQL holds what the
-/// same crawl into SQLite holds, and search, stats, status and export answer alike; bad URLs, an empty database
-/// and a second crawl at once are refused with their exit codes.
+/// same crawl into SQLite holds, and search, stats, status and export answer alike; bad URLs and an empty
+/// database are refused with their exit codes (crawls at once: ``CrawlWorkersCommandTests``).
 @Suite("qbarchive on a PostgreSQL archive (the built binary)", .enabled(if: PostgresCluster.isEnabled))
 struct PostgresCommandTests {
     @Test("A crawl into PostgreSQL archives what a crawl into SQLite does; search, stats and export agree")
@@ -72,21 +72,6 @@ struct PostgresCommandTests {
         // Nothing was made in it: a crawl may still make the archive there.
         let after = try await CommandRunner.run(["status", "--archive", empty])
         #expect(after.status == 10)
-    }
-
-    @Test("A second crawl of the same PostgreSQL archive while one runs exits 11; the first completes")
-    func oneCrawlAtATime() async throws {
-        try await CrawlCommandTests.run(latency: 100) { _, environment, _ in
-            let postgres = try await PostgresCluster.processWideDatabase()
-            // With --json the first crawl prints its first event once it holds the lock and crawls; its crawl,
-            // at 100 ms a request, takes seconds more.
-            let first = try RunningCommand(["crawl", "--archive", postgres, "--json"], environment: environment)
-            _ = try await first.firstLine(timeout: .seconds(60))
-            let second = try await CommandRunner.run(["crawl", "--archive", postgres], environment: environment)
-            #expect(second.status == 11, "\(second.stderr)")
-            #expect(second.stderr.contains("crawl lock"))
-            #expect(await first.wait() == 0)
-        }
     }
 
     typealias JSONObject = [String: AnyHashable]
