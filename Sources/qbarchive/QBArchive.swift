@@ -27,7 +27,7 @@ struct QBArchive: AsyncParsableCommand {
             CrawlCommand.self, StatusCommand.self, SearchCommand.self, QueriesCommand.self, StatsCommand.self,
             ExportCommand.self, VerifyCommand.self, ImportCommand.self, KeygenCommand.self, ServeCommand.self,
             AuditCommand.self, VerifyStoreCommand.self, CheckCommand.self, BackupCommand.self, EraseCommand.self,
-            HoldCommand.self, RetainCommand.self,
+            HoldCommand.self, RetainCommand.self, MigrateCommand.self,
             EmulatorCommand.self,
         ]
     )

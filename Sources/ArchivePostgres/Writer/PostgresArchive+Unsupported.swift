@@ -40,14 +40,4 @@ extension PostgresArchive {
     public func releaseHold(id: Int64, reason: String, at time: Int) async throws -> LegalHold? {
         throw Self.notYet("A legal hold")
     }
-
-    /// Not yet: throws ``ArchiveError/unsupported(_:)``.
-    public func adoptIdentity(_ identity: ArchiveIdentity) async throws {
-        throw Self.notYet("Importing a bundle")
-    }
-
-    /// Not yet: throws ``ArchiveError/unsupported(_:)``.
-    public func importRecords(_ batch: ImportBatch) async throws -> Int {
-        throw Self.notYet("Importing a bundle")
-    }
 }
