@@ -79,16 +79,23 @@ enum ArchiveLocation {
     }
 
     /// Takes the archive's crawl lock for a command that rewrites it (erase, retain): exit 10 when the lock
-    /// file cannot be made, 11 (saying what to do) while a crawl holds it.
-    static func lockForMaintenance(_ location: String, command: String) throws -> ArchiveLock {
+    /// file cannot be made or the database not opened, 11 (saying what to do) while a crawl holds it. On
+    /// PostgreSQL the crawl lock is taken exclusively, so crawl workers (which hold it shared) keep it out too.
+    static func lockForMaintenance(_ location: String, command: String) async throws -> MaintenanceLock {
         _ = try backend(for: location)
         if isPostgres(location) {
-            throw CommandFailure(
-                "\(command) is not yet available on a PostgreSQL archive (issue 22); it works on SQLite archives",
-                code: ExitCode(1))
+            let store = try await writer(location)
+            guard let archive = store as? PostgresArchive, let lock = try await archive.lockForCrawl(shared: false)
+            else {
+                throw CommandFailure(
+                    "a crawl (or crawl workers) holds \(store.location)'s crawl lock; run \(command) when no crawl "
+                        + "runs (stop the timer or the workers first)",
+                    code: ExitCode(11))
+            }
+            return .session(lock, archive: archive)
         }
         do {
-            return try ArchiveLock(archivePath: location)
+            return .file(try ArchiveLock(archivePath: location))
         } catch {
             if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
             throw CommandFailure(

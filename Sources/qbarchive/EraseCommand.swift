@@ -66,9 +66,9 @@ struct EraseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let lock = try ArchiveLocation.lockForMaintenance(archive, command: "erase")
+        let lock = try await ArchiveLocation.lockForMaintenance(archive, command: "erase")
         defer { lock.release() }
-        let store = try await ArchiveLocation.writer(archive)
+        let store = try await lock.writer(archive)
         let report: ErasureReport
         do {
             _ = try await store.purgeErased()  // an earlier erasure cut short first

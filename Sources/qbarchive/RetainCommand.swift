@@ -40,9 +40,9 @@ struct RetainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let lock = try ArchiveLocation.lockForMaintenance(archive, command: "retain")
+        let lock = try await ArchiveLocation.lockForMaintenance(archive, command: "retain")
         defer { lock.release() }
-        let store = try await ArchiveLocation.writer(archive)
+        let store = try await lock.writer(archive)
         let time = now ?? ArchiveTime.now()
         let cutoff = time - (DurationText.seconds(olderThan) ?? 0)
         let holdsSeen = try await HoldCheck.newest(store)

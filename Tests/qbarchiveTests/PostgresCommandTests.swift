@@ -17,7 +17,8 @@ struct PostgresCommandTests {
                 #expect(crawl.status == 0, "\(archive): \(crawl.stderr)")
             }
             let queries = [
-                "meeting", "\"see you\"", "ctn:ing", "from:user2", "has:attachment", "-meeting", "is:edited",
+                "meeting", "\"see you\"", "message ctn \"ing\"", "from:user2", "has:attachment", "-meeting",
+                "is:edited",
                 "in:group OR is:deleted", "mee*", "date_sent>2020-01-01", "e",
             ]
             for query in queries {
