@@ -150,23 +150,7 @@ extension Crawl {
                     done += 1
                     summary.dialogs += 1
                     if takenOver { summary.worker?.takenOver += 1 }
-                    if let error = outcome.error {
-                        if Self.endsRun(error) { throw error }
-                        summary.dialogsFailed += 1
-                        summary.failures[outcome.dialogID] = error.localizedDescription
-                        summary.status = .partial
-                        logger.error(
-                            "dialog failed",
-                            metadata: ["dialog": "\(outcome.dialogID)", "error": "\(error.localizedDescription)"])
-                        events(.dialogFailed(id: outcome.dialogID, reason: error.localizedDescription))
-                    } else {
-                        summary.messagesNew += outcome.counts.new
-                        summary.messagesEdited += outcome.counts.edited
-                        events(
-                            .dialogFinished(
-                                id: outcome.dialogID, new: outcome.counts.new, edited: outcome.counts.edited,
-                                done: done, total: total))
-                    }
+                    try tally(outcome, done: done, total: total, into: &summary)
                     if !Task.isCancelled { group.addTask(operation: step) }
                 }
             }

@@ -271,29 +271,33 @@ public struct Crawl: Sendable {
             var done = 0
             while let outcome = try await group.next() {
                 done += 1
-                if let error = outcome.error {
-                    // Authentication and cancellation end the run; anything else fails this dialog only.
-                    if Self.endsRun(error) { throw error }
-                    summary.dialogsFailed += 1
-                    summary.failures[outcome.dialogID] = error.localizedDescription
-                    summary.status = .partial
-                    logger.error(
-                        "dialog failed",
-                        metadata: ["dialog": "\(outcome.dialogID)", "error": "\(error.localizedDescription)"])
-                    events(.dialogFailed(id: outcome.dialogID, reason: error.localizedDescription))
-                } else {
-                    summary.messagesNew += outcome.counts.new
-                    summary.messagesEdited += outcome.counts.edited
-                    events(
-                        .dialogFinished(
-                            id: outcome.dialogID, new: outcome.counts.new, edited: outcome.counts.edited, done: done,
-                            total: targets.count))
-                }
+                try tally(outcome, done: done, total: targets.count, into: &summary)
                 if !Task.isCancelled, let target = pending.next() {
                     group.addTask { await self.outcome(of: target, since: since, runStart: runStart) }
                 }
             }
         }
+    }
+
+    /// Adds a dialog's outcome to the run's summary and reports it. Authentication and cancellation end the
+    /// run (rethrown); any other error fails this dialog only, and the run ends partial.
+    func tally(_ outcome: DialogOutcome, done: Int, total: Int, into summary: inout CrawlSummary) throws {
+        guard let error = outcome.error else {
+            summary.messagesNew += outcome.counts.new
+            summary.messagesEdited += outcome.counts.edited
+            events(
+                .dialogFinished(
+                    id: outcome.dialogID, new: outcome.counts.new, edited: outcome.counts.edited, done: done,
+                    total: total))
+            return
+        }
+        if Self.endsRun(error) { throw error }
+        summary.dialogsFailed += 1
+        summary.failures[outcome.dialogID] = error.localizedDescription
+        summary.status = .partial
+        logger.error(
+            "dialog failed", metadata: ["dialog": "\(outcome.dialogID)", "error": "\(error.localizedDescription)"])
+        events(.dialogFailed(id: outcome.dialogID, reason: error.localizedDescription))
     }
 
     /// Crawls one dialog and records how it went in its crawl state (`last_success_at`, or the error), so

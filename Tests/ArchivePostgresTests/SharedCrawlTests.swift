@@ -86,14 +86,18 @@ struct SharedCrawlTests {
     @Test func aCrawlWhoseWorkersStoppedIsClosedAndANewOneBegins() async throws {
         let archive = try await PostgresArchive.open(try await SharedCluster.database())
         defer { Task { await archive.close() } }
-        let gone = try await archive.joinCrawl(worker: "gone", scope: "app", lease: 1)
-        _ = try await archive.claimListing(gone, lease: 1)
+        let gone = try await archive.joinCrawl(worker: "gone", scope: "app", lease: 60)
+        _ = try await archive.claimListing(gone, lease: 60)
         try await archive.publishListing(gone, dialogs: Self.dialogs(2), users: 1, listingsFailed: 0)
-        _ = try await archive.claimDialog(gone, lease: 1)
+        _ = try await archive.claimDialog(gone, lease: 60)
         await #expect(throws: SharedCrawlError.otherScope(running: "app", asked: "user")) {
             try await archive.joinCrawl(worker: "other", scope: "user", lease: 60)
         }
-        try await Task.sleep(for: .milliseconds(2200))
+        // The worker dies: its heartbeat stops, and a minute later (here: at once) its lease has run out.
+        try await withClient(archive.database) { client in
+            _ = try await client.query("UPDATE crawl_workers SET expires_at = 0").collect()
+            _ = try await client.query("UPDATE crawl_leases SET expires_at = 0 WHERE worker_id IS NOT NULL").collect()
+        }
         let next = try await archive.joinCrawl(worker: "next", scope: "user", lease: 60)
         #expect(next.began && next.runID != gone.runID)
         let runs = try await archive.runs(limit: 10)
@@ -110,7 +114,9 @@ struct SharedCrawlTests {
         let archive = try await PostgresArchive.open(try await SharedCluster.database())
         defer { Task { await archive.close() } }
         let count = 80
-        let lease = 2
+        // Long enough that a live worker's heartbeat (every 0.3 s) is never late by a whole lease on a loaded
+        // machine; a dead worker's dialogs come back this long after its death.
+        let lease = 5
         let book = LeaseBook()
         let workers = try await (0..<4).asyncMap { index in
             try await archive.joinCrawl(worker: "w\(index)", scope: "user", lease: lease)
