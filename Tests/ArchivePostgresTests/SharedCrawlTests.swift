@@ -60,6 +60,37 @@ struct SharedCrawlTests {
         #expect(runs.map(\.status) == [.partial] && runs.first?.counts.newMessages == 12)
     }
 
+    /// A claim takes one dialog whatever plan PostgreSQL picks. Once the statistics know an earlier crawl's
+    /// leases but not the new crawl's, a claim written as a `LIMIT 1 … SKIP LOCKED` subquery joined in `FROM` was
+    /// planned as a nested loop that ran the subquery again for each row, and one statement claimed every dialog.
+    @Test func aClaimTakesOneDialogWhenTheStatisticsKnowAnEarlierCrawl() async throws {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location)
+        defer { Task { await archive.close() } }
+        let first = try await archive.joinCrawl(worker: "a", scope: "user", lease: 60)
+        _ = try await archive.claimListing(first, lease: 60)
+        try await archive.publishListing(first, dialogs: Self.dialogs(20), users: 1, listingsFailed: 0)
+        while case .dialog(let leased, _) = try await archive.claimDialog(first, lease: 60) {
+            try await archive.finishDialog(first, dialogID: leased.dialogID, error: nil)
+        }
+        _ = try await archive.leaveCrawl(first, report: Self.report())
+        try await withClient(location) { client in _ = try await client.query("ANALYZE crawl_leases").collect() }
+
+        let second = try await archive.joinCrawl(worker: "b", scope: "user", lease: 60)
+        _ = try await archive.claimListing(second, lease: 60)
+        try await archive.publishListing(second, dialogs: Self.dialogs(20), users: 1, listingsFailed: 0)
+        guard case .dialog = try await archive.claimDialog(second, lease: 60) else {
+            Issue.record("nothing to claim")
+            return
+        }
+        let held = try await withClient(location) { client in
+            try await column(
+                client, "SELECT count(*) FROM crawl_leases WHERE run_id = \(second.runID) AND worker_id IS NOT NULL",
+                as: Int64.self)
+        }
+        #expect(held == [1], "one claim took \(held) dialogs")
+    }
+
     @Test func anExpiredLeaseIsTakenOverAndItsFormerHoldersWordIgnored() async throws {
         let archive = try await PostgresArchive.open(try await SharedCluster.database())
         defer { Task { await archive.close() } }
@@ -168,6 +199,10 @@ struct SharedCrawlTests {
         #expect(violations.isEmpty, "\(violations)")
         #expect(await book.finishedCount == count, "every dialog finished exactly once")
         #expect(await book.takeovers > 0, "no worker died holding a lease: the seed tests nothing")
+        let claims = try await withClient(archive.database) { client in
+            try await column(client, "SELECT sum(claims)::bigint FROM crawl_leases", as: Int64.self)
+        }
+        #expect(claims == [Int64(await book.claims)], "the database counts claims no worker was given")
         #expect(closed.count == 1 && closed.first?.status == .complete, "\(closed)")
     }
 }
@@ -182,6 +217,7 @@ actor LeaseBook {
     func isDead(_ worker: Int) -> Bool { dead.contains(worker) }
     func die(_ worker: Int) { dead.insert(worker) }
     private(set) var takeovers = 0
+    private(set) var claims = 0
 
     func claimed(_ dialog: String, by worker: Int, takenOver: Bool) {
         if finishes[dialog] != nil { violations.append("\(dialog) claimed by \(worker) after it was done") }
@@ -192,6 +228,7 @@ actor LeaseBook {
         case .some where !takenOver: violations.append("\(dialog) taken from a dead worker without saying so")
         default: break
         }
+        claims += 1
         if takenOver { takeovers += 1 }
         holders[dialog] = worker
     }

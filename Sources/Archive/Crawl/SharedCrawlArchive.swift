@@ -165,6 +165,8 @@ public enum SharedCrawlError: Error, Sendable, Hashable {
     case otherScope(running: String, asked: String)
     /// The crawl this worker belonged to was closed (every worker looked dead) while it was away.
     case crawlClosed(runID: Int64)
+    /// A claim's statement took more than one dialog (a fault of the backend's SQL; the claim is rolled back).
+    case claimedMoreThanOne(Int)
 }
 
 extension SharedCrawlError: LocalizedError {
@@ -173,6 +175,8 @@ extension SharedCrawlError: LocalizedError {
         case .otherScope(let running, let asked):
             "a crawl of scope \(running) is running on this archive; a worker of scope \(asked) cannot join it "
                 + "(start workers with the same --scope, or wait until it ends)"
+        case .claimedMoreThanOne(let count):
+            "a claim took \(count) dialogs at once instead of one (a fault in qbarchive; nothing was crawled twice)"
         case .crawlClosed(let runID):
             "crawl run \(runID) was closed as interrupted while this worker was not heartbeating "
                 + "(its connection to the archive was lost for longer than the lease)"

@@ -125,25 +125,34 @@ extension PostgresArchive: SharedCrawlArchive {
         try await transaction { connection in
             try await connection.requireRunning(membership)
             let now = try await connection.serverNow()
+            // The row is chosen once, in a materialized CTE. Written as a subquery joined in `FROM`, PostgreSQL
+            // may run `LIMIT 1 … SKIP LOCKED` again for each row it joins (a nested loop's rescan, or the recheck
+            // of a row just updated), and one statement then claimed every dialog left (seen on a second crawl).
             let rows = try await connection.query(
                 """
+                WITH next AS MATERIALIZED (
+                    SELECT dialog_id, worker_id FROM crawl_leases
+                    WHERE run_id = \(membership.runID) AND done_at IS NULL
+                        AND (worker_id IS NULL OR expires_at < \(now))
+                    ORDER BY position LIMIT 1 FOR UPDATE SKIP LOCKED)
                 UPDATE crawl_leases l SET worker_id = \(membership.workerID), expires_at = \(now + Int64(lease)),
                     claims = l.claims + 1
-                FROM (SELECT dialog_id, worker_id FROM crawl_leases
-                      WHERE run_id = \(membership.runID) AND done_at IS NULL
-                        AND (worker_id IS NULL OR expires_at < \(now))
-                      ORDER BY position LIMIT 1 FOR UPDATE SKIP LOCKED) next
+                FROM next
                 WHERE l.run_id = \(membership.runID) AND l.dialog_id = next.dialog_id
                 RETURNING l.dialog_id, l.dialog, l.reader, l.listers, next.worker_id IS NOT NULL
                 """, logger: Self.silent)
+            var claimed: [DialogClaim] = []
             for try await (id, raw, reader, listers, takenOver) in rows.decode(
                 (String, String, Int64?, String, Bool).self)
             {
                 let leased = LeasedDialog(
                     dialogID: id, raw: try JSONValue(parsing: raw), reader: reader.map { Int($0) },
                     listers: (try JSONValue(parsing: listers).arrayValue ?? []).compactMap(\.lenientInt))
-                return .dialog(leased, takenOver: takenOver)
+                claimed.append(.dialog(leased, takenOver: takenOver))
             }
+            // More than one would be leases nobody works on until they expire: refuse, and roll the claim back.
+            guard claimed.count <= 1 else { throw SharedCrawlError.claimedMoreThanOne(claimed.count) }
+            if let claim = claimed.first { return claim }
             let open = try await connection.single(
                 Int64.self, "SELECT count(*) FROM crawl_leases WHERE run_id = \(membership.runID) AND done_at IS NULL")
             return open == 0 ? .finished : .wait
