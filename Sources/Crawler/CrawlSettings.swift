@@ -19,6 +19,7 @@ public struct CrawlSettings: Sendable {
 
     public static let keys = [
         "QB_ENDPOINT", "QB_APP_ID", "QB_AUTH_KEY", "QB_AUTH_SECRET", "QB_LOGIN", "QB_PASSWORD", "QB_API_KEY",
+        "QB_ARCHIVE",
     ]
 
     public var endpoint: String
@@ -64,8 +65,8 @@ public struct CrawlSettings: Sendable {
         return CrawlSettings(endpoint: endpoint, scope: scope, credentials: credentials)
     }
 
-    /// Reads `KEY=VALUE` lines.
-    static func read(_ path: String) throws(SettingsError) -> [String: String] {
+    /// Reads `KEY=VALUE` lines (`QB_*` keys must be settings: a mistyped one is an error).
+    public static func read(_ path: String) throws(SettingsError) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
         var values: [String: String] = [:]
         // `isNewline` splits CRLF files too ("\r\n" is one Character, never equal to "\n").

@@ -13,7 +13,7 @@ struct AuditCommand: AsyncParsableCommand {
 }
 
 /// `qbarchive audit verify`: recompute every entry's hash and check the chain.
-struct AuditVerifyCommand: AsyncParsableCommand {
+struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Recompute every audit entry's SHA-256 and check that each names its predecessor.",
@@ -28,7 +28,12 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Flag(help: "Print the result as JSON.") var json = false
 
     func run() async throws {
@@ -58,11 +63,16 @@ struct AuditVerifyCommand: AsyncParsableCommand {
 }
 
 /// `qbarchive audit list`: the latest audit entries.
-struct AuditListCommand: AsyncParsableCommand {
+struct AuditListCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Print the latest audit entries (time, action, detail), oldest first.")
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Option(help: "How many of the latest entries.") var last = 50
     @Flag(help: "One JSON object per line, with each entry's chain hashes.") var json = false
 

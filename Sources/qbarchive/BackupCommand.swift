@@ -4,7 +4,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive backup`: a consistent, checked copy of a live archive.
-struct BackupCommand: AsyncParsableCommand {
+struct BackupCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy an archive consistently while crawls and serve use it, and check the copy.",
@@ -28,14 +28,15 @@ struct BackupCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive to copy.") var archive: String
+    @Option(help: "The archive to copy; QB_ARCHIVE when not given.") var archive: String = ""
     @Option(name: .shortAndLong, help: "The new copy (a file path).") var out: String
     @Flag(help: "Replace an existing --out.") var force = false
     @Flag(help: "Leave the attachment file store out (the database only).") var noFiles = false
     @Flag(help: "Print a JSON summary.") var json = false
     @Flag(help: "Print nothing on success (for cron).") var quiet = false
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard !out.isEmpty, out != "-" else { throw ValidationError("--out needs a file path (a backup is a file)") }
         let source = URL(fileURLWithPath: archive).standardizedFileURL.path
         let target = URL(fileURLWithPath: out).standardizedFileURL.path

@@ -5,7 +5,7 @@ import QuickBlox
 
 /// `qbarchive check`: the storage's own consistency checks, which need its code (the full-text indexes are
 /// tokenized by qbarchive's rules, so other tools cannot check them).
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that an archive's storage is sound: the database and its word and substring indexes.",
@@ -24,7 +24,12 @@ struct CheckCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Flag(help: "Print the result as JSON (sound, problems).") var json = false
 
     func run() async throws {

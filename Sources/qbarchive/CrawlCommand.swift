@@ -8,7 +8,7 @@ import QuickBloxClient
 import Search
 
 /// `qbarchive crawl`: one backup run of a QuickBlox application into an archive.
-struct CrawlCommand: AsyncParsableCommand {
+struct CrawlCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "crawl",
         abstract: "Archive every dialog and message of a QuickBlox application (incremental, resumable).",
@@ -44,8 +44,11 @@ struct CrawlCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); created on the first run.")
-    var archive: String
+    @Option(
+        help:
+            "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); created on the first run (or QB_ARCHIVE)."
+    )
+    var archive: String = ""
     @Option(help: "QuickBlox API base URL (QB_ENDPOINT).") var endpoint: String?
     @Option(help: "Application id (QB_APP_ID).") var appId: String?
     @Option(help: "Application auth key (QB_AUTH_KEY).") var authKey: String?
@@ -118,7 +121,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: "PostgreSQL workers: this worker's name in summaries and the archive (default: HOST:PID).")
     var workerName: String?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive(configFile: config)
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard recheckViews >= 0 else { throw ValidationError("--recheck-views must be 0 (all) or more") }
         guard attachmentConcurrency >= 1 else { throw ValidationError("--attachment-concurrency must be at least 1") }

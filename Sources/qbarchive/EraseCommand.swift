@@ -5,7 +5,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive erase`: remove a person's, a dialog's or a message's content from an archive for good.
-struct EraseCommand: AsyncParsableCommand {
+struct EraseCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "erase",
         abstract: "Erase a person, a dialog or a message from an archive for good (GDPR erasure).",
@@ -39,7 +39,8 @@ struct EraseCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
+        String = ""
     @Option(help: ArgumentHelp("A person, by numeric id or login.", valueName: "ID|LOGIN")) var user: String?
     @Option(help: ArgumentHelp("A dialog, by id.", valueName: "ID")) var dialog: String?
     @Option(help: ArgumentHelp("One message, by id.", valueName: "ID")) var message: String?
@@ -48,7 +49,8 @@ struct EraseCommand: AsyncParsableCommand {
     @Flag(help: "Count what would be erased; change nothing.") var dryRun = false
     @Flag(help: "Print the result as JSON.") var json = false
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         let given = [user, dialog, message].compactMap { $0 }
         guard given.count == 1 else {
             throw ValidationError("give exactly one of --user, --dialog or --message (\(given.count) given)")

@@ -7,7 +7,7 @@ import QuickBlox
 import Search
 
 /// `qbarchive export`: JSON Lines, CSV or a verifiable bundle of an archive (or of a query's messages).
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export messages as JSON Lines, CSV, or a verifiable compressed bundle.",
@@ -50,7 +50,8 @@ struct ExportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
     @Option(help: "jsonl, csv or bundle (default).") var format: ExportFormat = .bundle
     @Option(help: "The bundle's container: tar.gz (default), tar.zst or zip.") var bundle: ContainerFormat = .tarGz
     @Option(help: "Export only messages matching this query (or @NAME for queries/NAME.qbq).") var `where`: String?
@@ -115,7 +116,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         if format == .bundle, out == "-" {
             throw ValidationError(
                 "a bundle needs a file (its checksum goes beside it); use --format jsonl or csv for -")

@@ -26,17 +26,19 @@ struct HoldCommand: AsyncParsableCommand {
     )
 }
 
-struct HoldAddCommand: AsyncParsableCommand {
+struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Place a legal hold.")
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
+        String = ""
     @Option(help: ArgumentHelp("A person, by numeric id or login.", valueName: "ID|LOGIN")) var user: String?
     @Option(help: ArgumentHelp("A dialog, by id.", valueName: "ID")) var dialog: String?
     @Option(help: ArgumentHelp("A query in the moderation language.", valueName: "QUERY")) var query: String?
     @Option(help: "Why (a case reference): required.") var reason: String
     @Flag(help: "Print the hold as JSON.") var json = false
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard [user, dialog, query].compactMap({ $0 }).count == 1 else {
             throw ValidationError("give exactly one of --user, --dialog or --query")
         }
@@ -79,10 +81,15 @@ struct HoldAddCommand: AsyncParsableCommand {
     }
 }
 
-struct HoldListCommand: AsyncParsableCommand {
+struct HoldListCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List legal holds.")
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
+        String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Flag(help: "Also list released holds.") var all = false
     @Flag(help: "Print JSON.") var json = false
 
@@ -117,11 +124,16 @@ struct HoldListCommand: AsyncParsableCommand {
     }
 }
 
-struct HoldReleaseCommand: AsyncParsableCommand {
+struct HoldReleaseCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(commandName: "release", abstract: "Release a legal hold.")
 
     @Argument(help: "The hold's number (from hold list).") var id: Int64
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
+        String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Option(help: "Why it ends: required.") var reason: String
 
     func run() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive import`: restore a verified bundle into an archive.
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Restore an export bundle into an archive (new or existing); idempotent.",
@@ -30,7 +30,12 @@ struct ImportCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The bundle file, or every part of a split bundle.") var bundles: [String]
-    @Option(help: "The archive to restore into; created when missing.") var archive: String
+    @Option(help: "The archive to restore into, created when missing; QB_ARCHIVE when not given.") var archive: String =
+        ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Option(help: "Require a signature by this public key.") var key: String?
     @Flag(help: "Import a bundle that is not signed (its checksums prove integrity against accidents only).")
     var allowUnsigned = false

@@ -5,7 +5,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive retain`: erase what is older than the retention period, except what legal holds keep.
-struct RetainCommand: AsyncParsableCommand {
+struct RetainCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "retain",
         abstract: "Erase messages older than a retention period, except held ones (a dry run unless --apply).",
@@ -22,7 +22,8 @@ struct RetainCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive file.") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
+        String = ""
     @Option(
         help: ArgumentHelp(
             "Erase what was sent longer ago than this (730d, 26w → use days: 182d).", valueName: "DURATION"))
@@ -33,7 +34,8 @@ struct RetainCommand: AsyncParsableCommand {
     @Flag(help: "Print nothing on success.") var quiet = false
     @Option(help: .hidden) var now: Int?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard let seconds = DurationText.seconds(olderThan), seconds >= 86_400 else {
             throw ValidationError("--older-than \(olderThan) is not a duration of a day or more (730d, 2160h)")
         }

@@ -7,7 +7,7 @@ import QuickBlox
 import Search
 
 /// `qbarchive search`: find messages in an archive with the moderation query language.
-struct SearchCommand: AsyncParsableCommand {
+struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search an archive's messages with a query (or a saved @query).",
@@ -41,7 +41,8 @@ struct SearchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
     @Argument(help: "The query, or @NAME for queries/NAME.qbq.") var query: String
     @Option(help: "table (default), jsonl, csv or json (one document with total, shown and the hits).")
     var format: SearchFormat = .table
@@ -70,7 +71,8 @@ struct SearchCommand: AsyncParsableCommand {
     /// as in `serve`).
     @Option(help: .hidden) var repeats: Int = 1
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
         guard offset >= 0 else { throw ValidationError("--offset cannot be negative") }
         guard context >= 0 else { throw ValidationError("--context cannot be negative") }

@@ -6,7 +6,7 @@ import Search
 import Stats
 
 /// `qbarchive stats`: what an archive holds, who talks when, how fast people reply, and how complete it is.
-struct StatsCommand: AsyncParsableCommand {
+struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Totals, volume, busiest senders and dialogs, reply times and coverage of an archive.",
@@ -33,7 +33,8 @@ struct StatsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
     @Option(
         name: .customLong("where"),
         help: ArgumentHelp("Only messages matching this query (or @NAME for queries/NAME.qbq).", valueName: "query"))
@@ -46,7 +47,8 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard (1...1000).contains(top) else { throw ValidationError("--top must be between 1 and 1000") }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive status`: what an archive holds and how its scheduled crawls are doing.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show an archive's totals, last runs and per-dialog crawl lag; --check for monitoring.",
@@ -30,7 +30,8 @@ struct StatusCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
     @Option(help: "How many recent runs to list.") var runs = 10
     @Flag(help: "Print JSON for scripts and monitoring (with the check's verdict as health).") var json = false
     @Flag(help: "Monitoring: one line and an exit code saying whether the last run succeeded (see above).")
@@ -44,7 +45,8 @@ struct StatusCommand: AsyncParsableCommand {
     var dialogs: Int?
     @Option(help: .hidden) var now: Int?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try resolveArchive()
         guard runs >= 0 else { throw ValidationError("--runs must be 0 or more") }
         if let maxAge {
             guard Self.seconds(maxAge) != nil else {

@@ -4,7 +4,7 @@ import Foundation
 import QuickBlox
 
 /// `qbarchive verify-store`: re-hash the attachment files an archive has stored.
-struct VerifyStoreCommand: AsyncParsableCommand {
+struct VerifyStoreCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "verify-store",
         abstract: "Re-hash every attachment file the archive has stored; report missing or corrupt ones.",
@@ -25,7 +25,12 @@ struct VerifyStoreCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
+
+    mutating func validate() throws {
+        try resolveArchive()
+    }
     @Flag(help: "Mark missing and corrupt files for download by the next crawl with --attachments files.")
     var requeue = false
     @Flag(help: "Print the report as JSON.") var json = false
