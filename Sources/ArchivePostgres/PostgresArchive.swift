@@ -8,8 +8,9 @@ import PostgresNIO
 ///
 /// `PostgresArchive` owns a pooled postgres-nio `PostgresClient` (a new connection costs tens of
 /// milliseconds; every statement leases one from the pool) and runs the client in a task of its own, which
-/// ``close()`` cancels. ``open(_:logger:now:)`` applies the pending migrations (``PostgresMigrator``, serialised
-/// between processes by an advisory lock) and writes the archive's identity once.
+/// ``close()`` cancels. ``open(_:files:statementTimeout:readOnly:maximumConnections:logger:now:)`` applies the
+/// pending migrations (``PostgresMigrator``, serialised between processes by an advisory lock) and writes the
+/// archive's identity once.
 ///
 /// Every read is the shared SQL reader's (``ArchiveSQL/SQLArchiveReading``) through ``PostgresDialect``, run by
 /// ``PostgresSQLDatabase``; only what PostgreSQL alone can answer (its size, a change marker) is written here.
@@ -73,11 +74,16 @@ public final class PostgresArchive: SQLArchiveReading {
     ///   - readOnly: Opens an archive that must already be complete: nothing is created or migrated, a
     ///     database without an archive is ``ArchiveError/missing(path:)`` and one a newer schema is pending for
     ///     is ``ArchiveError/needsUpgrade(path:)``, as a SQLite archive opened read-only.
+    ///   - maximumConnections: The most connections the pool opens at once (postgres-nio's
+    ///     `maximumConnections`); `nil`: postgres-nio's default (20). A read or write past it waits for a
+    ///     connection to be free. Opened as needed, never more than the work at hand.
     public static func open(
         _ location: PostgresLocation, files: FileStore? = nil, statementTimeout: Duration? = nil,
-        readOnly: Bool = false, logger: Logger = silent, now: Int = ArchiveTime.now()
+        readOnly: Bool = false, maximumConnections: Int? = nil, logger: Logger = silent, now: Int = ArchiveTime.now()
     ) async throws -> PostgresArchive {
-        let client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
+        var configuration = location.clientConfiguration()
+        if let maximumConnections { configuration.options.maximumConnections = max(1, maximumConnections) }
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
         do {
             try await reachable(location) {

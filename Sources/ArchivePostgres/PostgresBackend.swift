@@ -5,11 +5,15 @@ import Archive
 /// are the same act; a database holding other tables is refused.
 public struct PostgresBackend: ArchiveBackend {
     /// Where attachment files go (PostgreSQL holds their records, a directory their bytes); `nil`: the
-    /// default of ``PostgresArchive/open(_:files:statementTimeout:logger:now:)``.
+    /// default of ``PostgresArchive/open(_:files:statementTimeout:readOnly:maximumConnections:logger:now:)``.
     public var files: FileStore?
+    /// The most connections each archive this backend opens may hold at once (its pool's maximum); `nil`:
+    /// postgres-nio's default (20). `qbarchive serve --pool-size` sets it for the service's reads.
+    public var maximumConnections: Int?
 
-    public init(files: FileStore? = nil) {
+    public init(files: FileStore? = nil, maximumConnections: Int? = nil) {
         self.files = files
+        self.maximumConnections = maximumConnections
     }
 
     /// Refuses a database that already holds an archive; makes the archive in an empty one.
@@ -23,12 +27,14 @@ public struct PostgresBackend: ArchiveBackend {
     }
 
     public func openWriter(at location: String) async throws -> any ArchiveWriter {
-        try await PostgresArchive.open(PostgresLocation(parsing: location), files: files)
+        try await PostgresArchive.open(
+            PostgresLocation(parsing: location), files: files, maximumConnections: maximumConnections)
     }
 
     /// `created` is true when this open applied the first migration.
     public func openOrCreate(at location: String) async throws -> (archive: any ArchiveWriter, created: Bool) {
-        let archive = try await PostgresArchive.open(PostgresLocation(parsing: location), files: files)
+        let archive = try await PostgresArchive.open(
+            PostgresLocation(parsing: location), files: files, maximumConnections: maximumConnections)
         return (archive, archive.migratedOnOpen.first == PostgresSchema.migrator.names.first)
     }
 
@@ -36,6 +42,7 @@ public struct PostgresBackend: ArchiveBackend {
     /// archive is refused, as a missing or older SQLite file is.
     public func openReader(at location: String, statementTimeout: Duration?) async throws -> any ArchiveReader {
         try await PostgresArchive.open(
-            PostgresLocation(parsing: location), files: files, statementTimeout: statementTimeout, readOnly: true)
+            PostgresLocation(parsing: location), files: files, statementTimeout: statementTimeout, readOnly: true,
+            maximumConnections: maximumConnections)
     }
 }

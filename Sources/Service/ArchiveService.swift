@@ -16,9 +16,11 @@ import Stats
 /// `runService()`, which stops gracefully on SIGTERM and SIGINT.
 public struct ArchiveService: Sendable {
     public let configuration: ServiceConfiguration
+    /// Where searches, pages, stats and exports read: the read replica when there is one, else the archive.
     let archive: any ArchiveReader
-    /// A connection pool of its own for `/healthz`, so that health is answered however busy the archive is.
-    let health: any ArchiveReader
+    /// `/healthz`'s probes, each on a connection pool of its own so that health is answered however busy the
+    /// archive is: the archive (`database`), then the read replica (`read_replica`) when there is one.
+    let health: [DatabaseProbe]
     let audit: AuditTrail
     let metrics = ServiceMetrics()
     let sessions: SessionStore
@@ -31,23 +33,57 @@ public struct ArchiveService: Sendable {
     /// Opens the archive through `backend` (the command picks it from the archive's location) and checks the
     /// configuration.
     ///
-    /// - Throws: ``ServiceSetupError`` for an unsafe or invalid configuration, `ArchiveError` when the
-    ///   archive is missing or not one.
-    public init(configuration: ServiceConfiguration, backend: any ArchiveBackend) async throws {
+    /// The audit trail is written to ``ServiceConfiguration/archivePath``; reads go to
+    /// ``ServiceConfiguration/readLocation`` when it is set, which must hold the same archive.
+    ///
+    /// - Parameter options: A backend for the audit trail's writer and `/healthz`'s readers, and how a
+    ///   replica's lag is read (the command sets them for PostgreSQL).
+    /// - Throws: ``ServiceSetupError`` for an unsafe or invalid configuration or a replica that cannot serve,
+    ///   `ArchiveError` when the archive is missing or not one.
+    public init(
+        configuration: ServiceConfiguration, backend: any ArchiveBackend,
+        options: ServiceBackendOptions = ServiceBackendOptions()
+    ) async throws {
         try configuration.validate()
         self.configuration = configuration
+        let upkeep = options.upkeep ?? backend
+        let shownArchive = ServiceConfiguration.shown(configuration.archivePath)
         let writer: any ArchiveWriter
         do {
-            writer = try await backend.openWriter(at: configuration.archivePath)
+            writer = try await upkeep.openWriter(at: configuration.archivePath)
         } catch let error as ArchiveError {
             throw error
         } catch {
-            throw ServiceSetupError.auditUnavailable(
-                path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            throw ServiceSetupError.auditUnavailable(path: shownArchive, reason: Self.describe(error))
         }
-        archive = try await backend.openReader(
-            at: configuration.archivePath, statementTimeout: configuration.limits.statementTimeout)
-        health = try await backend.openReader(at: configuration.archivePath, statementTimeout: .seconds(1))
+        let timeout = configuration.limits.statementTimeout
+        let backendName = DatabaseProbe.backendName(of: configuration.archivePath)
+        var probes = [
+            DatabaseProbe(
+                backend: backendName,
+                reader: try await upkeep.openReader(at: configuration.archivePath, statementTimeout: .seconds(1)),
+                lag: nil)
+        ]
+        if let readLocation = configuration.readLocation {
+            let shownReplica = ServiceConfiguration.shown(readLocation)
+            do {
+                archive = try await backend.openReader(at: readLocation, statementTimeout: timeout)
+                probes.append(
+                    DatabaseProbe(
+                        backend: DatabaseProbe.backendName(of: readLocation),
+                        reader: try await upkeep.openReader(at: readLocation, statementTimeout: .seconds(1)),
+                        lag: options.replicationLag ?? { _ in nil }))
+            } catch {
+                throw ServiceSetupError.replicaUnavailable(location: shownReplica, reason: Self.describe(error))
+            }
+            let (primary, replica) = (try await writer.identity(), try await archive.identity())
+            guard primary.id == replica.id else {
+                throw ServiceSetupError.replicaMismatch(archive: shownArchive, replica: shownReplica)
+            }
+        } else {
+            archive = try await backend.openReader(at: configuration.archivePath, statementTimeout: timeout)
+        }
+        health = probes
         limiter = WorkLimiter(
             capacity: configuration.limits.concurrentQueries, queueLimit: configuration.limits.queuedQueries)
         logins = LoginThrottle(failures: configuration.limits.loginFailures, window: configuration.limits.loginWindow)
@@ -62,8 +98,7 @@ public struct ArchiveService: Sendable {
                     "token": .bool(configuration.token != nil),
                 ])
         } catch {
-            throw ServiceSetupError.auditUnavailable(
-                path: configuration.archivePath, reason: (error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            throw ServiceSetupError.auditUnavailable(path: shownArchive, reason: Self.describe(error))
         }
         let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
         folder.removeLeftovers()
@@ -108,6 +143,11 @@ public struct ArchiveService: Sendable {
                 await onServerRunning(configuration.host, channel.localAddress?.port ?? configuration.port)
             },
             logger: logger)
+    }
+
+    /// An error's text for a setup message.
+    static func describe(_ error: any Error) -> String {
+        (error as? any LocalizedError)?.errorDescription ?? "\(error)"
     }
 
     /// Parses a query from a request, resolving `@name` to a saved query.

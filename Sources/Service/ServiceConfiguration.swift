@@ -6,6 +6,11 @@ import Hummingbird
 public struct ServiceConfiguration: Sendable {
     /// The archive to serve (read-only connections; the audit trail is its only write).
     public var archivePath: String
+    /// A read replica of ``archivePath`` (`--read-url`, a PostgreSQL hot standby): searches, pages, stats,
+    /// metrics and exports read from it, the audit trail is still written to ``archivePath``. `nil`: every
+    /// read goes to ``archivePath``. It must hold the same archive (the same identity), or the service
+    /// refuses to start.
+    public var readLocation: String?
     /// The address to bind. Loopback unless a ``token`` protects the service.
     public var host: String
     /// The port; 0 picks a free one (tests).
@@ -47,6 +52,25 @@ public struct ServiceConfiguration: Sendable {
         self.signingKeyPath = signingKeyPath
         self.toolVersion = toolVersion
         self.sessionLifetime = sessionLifetime
+    }
+
+    /// `location` as the service may show it: a URL's password (in its user part or a `password=` parameter)
+    /// replaced by `***`. A file path is shown as it is.
+    public static func shown(_ location: String) -> String {
+        guard let schemeEnd = location.range(of: "://") else { return location }
+        var text = location
+        let authorityEnd = text[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
+        if let at = text[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@"),
+            let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":")
+        {
+            text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+        }
+        guard let question = text.firstIndex(of: "?") else { return text }
+        let parameters = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+            .map { parameter in
+                parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+            }
+        return text[...question] + parameters.joined(separator: "&")
     }
 
     /// Whether ``host`` names this machine only (`127.0.0.0/8`, `::1`, `localhost`).

@@ -10,6 +10,10 @@ public enum ServiceSetupError: Error, LocalizedError, Sendable, Hashable {
     case invalidLimit(String)
     /// The archive could not be opened for the audit trail (read-only file or directory).
     case auditUnavailable(path: String, reason: String)
+    /// The read replica (`--read-url`) could not be opened: unreachable, or no complete archive there.
+    case replicaUnavailable(location: String, reason: String)
+    /// The read replica holds another archive than `--archive`: searches would not show what is audited.
+    case replicaMismatch(archive: String, replica: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +34,11 @@ public enum ServiceSetupError: Error, LocalizedError, Sendable, Hashable {
         case .auditUnavailable(let path, let reason):
             return "cannot write the audit trail in \(path): \(reason). The service records every search, view "
                 + "and export; give it write access to the archive file and its directory (WAL)"
+        case .replicaUnavailable(let location, let reason):
+            return "cannot read the archive from the replica \(location) (--read-url): \(reason)"
+        case .replicaMismatch(let archive, let replica):
+            return "--read-url \(replica) holds another archive than --archive \(archive) (their archive ids "
+                + "differ); give the URL of a replica of --archive's database, or leave --read-url out"
         }
     }
 }

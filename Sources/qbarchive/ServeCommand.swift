@@ -1,4 +1,5 @@
 import Archive
+import ArchivePostgres
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -6,7 +7,7 @@ import Logging
 import Service
 
 /// `qbarchive serve`: the moderator web UI and JSON API over an archive.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, ArchiveTaking {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the moderator web UI, the JSON API, /healthz and /metrics over an archive.",
@@ -32,16 +33,26 @@ struct ServeCommand: AsyncParsableCommand {
             DELETE /api/exports/NAME); queries are capped at 4 KB; requests other sites make through a browser \
             are refused (403); failed logins are audited and, after 5 in a minute from one address, refused (429).
 
-            Exit codes: 0 stopped by SIGTERM/SIGINT, 2 usage (unsafe address without a token, short token), \
-            10 the archive is missing or not one, 13 the audit log cannot be written, 1 anything else.
+            PostgreSQL (docs/postgres.md, "Serving"): reads use a pool of at most --pool-size connections; \
+            --read-url sends searches, pages, stats, metrics and exports to a read replica while the audit log \
+            is written to --archive. /healthz reports each database (reachable, latency, a replica's lag) and \
+            answers 503 when one does not answer.
+
+            Exit codes: 0 stopped by SIGTERM/SIGINT, 2 usage (unsafe address without a token, short token, \
+            --pool-size or --read-url that cannot apply), 10 the archive (or the replica) is missing, not one, or \
+            not the same archive, 13 the audit log cannot be written, 1 anything else.
 
             Examples:
               qbarchive serve --archive chat.sqlite                      # http://127.0.0.1:8080/
               QBARCHIVE_TOKEN=$(openssl rand -hex 24) qbarchive serve --archive chat.sqlite --host 0.0.0.0
+              qbarchive serve --archive postgresql://qbarchive@/chat --pool-size 20
+              qbarchive serve --archive postgresql://qbarchive@db1/chat \\
+                --read-url postgresql://qbarchive@db2/chat
             """
     )
 
-    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md).") var archive: String
+    @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
+    var archive: String = ""
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port (0 picks a free one).") var port = 8080
     @Option(help: "The access token (or QBARCHIVE_TOKEN). Required beyond loopback.") var token: String?
@@ -73,6 +84,19 @@ struct ServeCommand: AsyncParsableCommand {
     var headerTimeout = "10s"
     @Option(help: ArgumentHelp("Close a connection silent this long between requests.", valueName: "duration"))
     var idleTimeout = "60s"
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: the most connections the service's reads open (default: the larger of "
+                + "--max-concurrent-queries and 4, plus 2 for an export and a spare). The audit log and /healthz "
+                + "use 2 more each. A SQLite archive has no pool: refused there.",
+            valueName: "connections"))
+    var poolSize: Int?
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL: a read replica of --archive (a hot standby). Searches, pages, stats and exports read "
+                + "from it; the audit log is written to --archive. It must hold the same archive.",
+            valueName: "postgresql-url"))
+    var readURL: String?
     @Flag(help: "Log every request (default: start-up and errors only).") var verbose = false
 
     func limits() throws -> ServiceLimits {
@@ -100,8 +124,54 @@ struct ServeCommand: AsyncParsableCommand {
         return limits
     }
 
-    func validate() throws {
-        _ = try limits()
+    mutating func validate() throws {
+        try resolveArchive()
+        let limits = try limits()
+        _ = try readPoolSize(limits)
+        try checkReadURL()
+    }
+
+    /// The connections of the reads' pool: `--pool-size`, or a default that lets every query allowed at once
+    /// hold a connection, plus one for an export (which holds its connection for its whole run) and a spare.
+    func readPoolSize(_ limits: ServiceLimits) throws -> Int {
+        guard let poolSize else { return Self.defaultPoolSize(concurrentQueries: limits.concurrentQueries) }
+        guard poolSize >= 1 else {
+            throw ValidationError("--pool-size \(poolSize): the pool needs at least 1 connection")
+        }
+        // Another scheme (mysql://) is refused by the backend's choice, with its own message.
+        guard PostgresLocation.isPostgres(archive) || archive.contains("://") else {
+            throw ValidationError(
+                "--pool-size sizes the connection pool of a PostgreSQL archive; \(archive) is a SQLite file, "
+                    + "which has no pool (--max-concurrent-queries bounds its reads): leave --pool-size out")
+        }
+        return poolSize
+    }
+
+    /// The default of `--pool-size`.
+    static func defaultPoolSize(concurrentQueries: Int) -> Int { max(concurrentQueries, 4) + 2 }
+
+    /// The connections of the audit log's pool and of each `/healthz` probe's.
+    static let upkeepPoolSize = 2
+
+    /// Refuses a `--read-url` that is not a PostgreSQL URL, does not parse, or goes with a SQLite archive; the
+    /// message shows no password.
+    func checkReadURL() throws {
+        guard let readURL else { return }
+        guard PostgresLocation.isPostgres(readURL) else {
+            throw ValidationError(
+                "--read-url must be a postgresql:// URL of a read replica of the archive; got "
+                    + ServiceConfiguration.shown(readURL))
+        }
+        do {
+            _ = try PostgresLocation(parsing: readURL)
+        } catch {
+            throw ValidationError("--read-url: \(error.localizedDescription)")
+        }
+        guard PostgresLocation.isPostgres(archive) || archive.contains("://") else {
+            throw ValidationError(
+                "--read-url reads from a PostgreSQL replica; --archive \(archive) is a SQLite file (serve it "
+                    + "without --read-url, or give --archive the primary's postgresql:// URL)")
+        }
     }
 
     func run() async throws {
@@ -113,23 +183,42 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowedHosts = allowedHosts
         configuration.trustProxy = trustProxy
         configuration.limits = try limits()
+        configuration.readLocation = readURL
         let service: ArchiveService
         do {
-            service = try await ArchiveService(
-                configuration: configuration, backend: try ArchiveLocation.backend(for: archive))
+            let (backend, options) = try backends(readPoolSize(configuration.limits))
+            service = try await ArchiveService(configuration: configuration, backend: backend, options: options)
         } catch let error as ServiceSetupError {
-            if case .auditUnavailable = error { throw CommandFailure(error.localizedDescription, code: ExitCode(13)) }
-            throw CommandFailure(error.localizedDescription, code: .usage)
+            switch error {
+            case .auditUnavailable: throw CommandFailure(error.localizedDescription, code: ExitCode(13))
+            case .replicaUnavailable, .replicaMismatch:
+                throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+            default: throw CommandFailure(error.localizedDescription, code: .usage)
+            }
         } catch let error as ArchiveError {
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
         var logger = Logger(label: "qbarchive.serve")
         logger.logLevel = verbose ? .info : .warning
         let shown = host.contains(":") ? "[\(host)]" : host
+        let served =
+            ServiceConfiguration.shown(archive)
+            + (readURL.map { ", reading from " + ServiceConfiguration.shown($0) } ?? "")
         let app = service.buildApplication(logger: logger) { _, port in
             FileHandle.standardOutput.write(
-                Data("serving \(archive) on http://\(shown):\(port)/ (Ctrl-C to stop)\n".utf8))
+                Data("serving \(served) on http://\(shown):\(port)/ (Ctrl-C to stop)\n".utf8))
         }
         try await app.runService()
+    }
+
+    /// The backend for `--archive` (a PostgreSQL one with a read pool of `poolSize`) and, for PostgreSQL, the
+    /// small pools of the audit log and `/healthz` and how a replica's lag is read.
+    private func backends(_ poolSize: Int) throws -> (any ArchiveBackend, ServiceBackendOptions) {
+        let backend = try ArchiveLocation.backend(for: archive)
+        guard backend is PostgresBackend else { return (backend, ServiceBackendOptions()) }
+        let options = ServiceBackendOptions(
+            upkeep: PostgresBackend(maximumConnections: Self.upkeepPoolSize),
+            replicationLag: { reader in try await (reader as? PostgresArchive)?.replicationLag() })
+        return (PostgresBackend(maximumConnections: poolSize), options)
     }
 }
