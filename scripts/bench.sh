@@ -2,8 +2,8 @@
 # Benchmarks behind `make bench`, each side by side with a peer we did not write, on the same data in one
 # run: the emulator (never the bottleneck), crawl (concurrency 1/4/16 against a sequential skip/limit
 # script), ingest (against sqlite-utils and the sqlite3 CLI), search, stats and export (against the sqlite3
-# CLI, tar, gzip, zstd), then memory and scaling at 100k and 5M messages, and attachment downloads (against
-# curl and sha256sum). Writes docs/performance.md.
+# CLI, tar, gzip, zstd), PostgreSQL beside SQLite (scripts/bench/postgres.sh), then memory and scaling at 100k
+# and 5M messages, and attachment downloads (against curl and sha256sum). Writes docs/performance.md.
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (about 40 minutes)
 #   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 2 minutes
@@ -303,6 +303,13 @@ ingest_row "peer: sqlite3 CLI .import (CSV) into the archive's schema, both inde
 sqlite3_ingest_s=$ours
 rm -f "$WORK"/peer-ingest.sqlite* "$WORK/m.jsonl" "$WORK/m.csv"
 
+# PostgreSQL beside SQLite on the same data (sets postgres_section; SKIP_POSTGRES=1 leaves it out).
+postgres_section=""
+if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
+  # shellcheck source=scripts/bench/postgres.sh
+  source scripts/bench/postgres.sh
+fi
+
 # Memory and scaling: the same crawl (no added latency), a word search and a JSON Lines export at other sizes
 # (SCALES), beside the 1M figures above. Memory should stay flat for crawl and export: both stream.
 scale_rows=""
@@ -496,6 +503,8 @@ $(echo "$import_s / $sqlite_utils_s" | bc -l | xargs printf '%.1f')× sqlite-uti
 | what | wall time | messages/s | peak RSS | command |
 |---|---:|---:|---:|---|
 $ingest_rows
+${postgres_section}
+
 ## Memory and scaling
 
 The crawl (no added latency, concurrency $CONCURRENCY), a word search (\`invoice\`, newest 20, p50 of 5 whole
