@@ -236,13 +236,15 @@ struct PostgresWriterTests {
             order: "id")
     }
 
-    @Test func erasureAndImportsAreRefusedClearly() async throws {
+    /// What a PostgreSQL archive leaves to PostgreSQL's own tools is refused saying which (erasure and imports
+    /// are written now: ErasureConformanceTests, ArchiveMigrationTests).
+    @Test func backupIsRefusedNamingPostgreSQLsTools() async throws {
         let pair = try await WriterPair.make()
         defer { Task { await pair.close() } }
         await #expect {
-            try await pair.postgres.erase(.user("1"), reason: nil, dryRun: true, holdsSeen: nil, at: 1)
+            _ = try await pair.postgres.backup(to: "/tmp/never-written.sqlite", replace: false)
         } throws: { error in
-            (error as? ArchiveError)?.errorDescription?.contains("not yet available on a PostgreSQL archive") == true
+            (error as? ArchiveError)?.errorDescription?.contains("pg_dump") == true
         }
     }
 }
