@@ -119,9 +119,10 @@ extension PostgresArchive {
     /// the same chain as ``appendAudit(action:detail:at:)``, `audit_log` locked against other appenders first.
     @discardableResult
     static func appendAudit(action: String, detail: JSONValue, at time: Int, connection: PostgresConnection)
-        async throws -> Int64
+        async throws -> AuditEntry
     {
         let text = detail.jsonString
+        let action = SQLiteText.cut(action)
         try await connection.run("LOCK TABLE audit_log IN SHARE ROW EXCLUSIVE MODE")
         var previous: Data?
         let last = try await connection.query("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1", logger: silent)
@@ -133,7 +134,9 @@ extension PostgresArchive {
             VALUES (\(Int64(time)), \(action), \(text), \(previous), \(hash))
             RETURNING id
             """, logger: silent)
-        for try await id in rows.decode(Int64.self) { return id }
+        for try await id in rows.decode(Int64.self) {
+            return AuditEntry(id: id, at: time, action: action, detail: text, previousHash: previous, hash: hash)
+        }
         throw PostgresWriterError.noRowReturned
     }
 }
@@ -151,24 +154,8 @@ enum AttachmentKeys {
     static func forgetUnreferenced(_ keys: Set<String>, connection: PostgresConnection) async throws -> [String] {
         guard !keys.isEmpty else { return [] }
         var stillNamed: Set<String> = []
-        for table in ["messages", "message_revisions"] {
-            let key = table == "messages" ? "rowid" : "id"
-            var after = Int64.min
-            while true {
-                var lists: [(Int64, String)] = []
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: key), attachments FROM \(unescaped: table)
-                    WHERE attachments <> '[]' AND \(unescaped: key) > \(after)
-                    ORDER BY \(unescaped: key) LIMIT \(Int64(PostgresFileIndexer.batch))
-                    """, logger: PostgresArchive.silent)
-                for try await row in rows.decode((Int64, String).self) { lists.append(row) }
-                for (_, list) in lists {
-                    for key in of(list) where keys.contains(key) { stillNamed.insert(key) }
-                }
-                guard let last = lists.last, lists.count == PostgresFileIndexer.batch else { break }
-                after = last.0
-            }
+        try await connection.forEachAttachmentList { list in
+            for key in of(list) where keys.contains(key) { stillNamed.insert(key) }
         }
         var digests: [String] = []
         for key in keys.subtracting(stillNamed).sorted() {
@@ -184,5 +171,28 @@ enum AttachmentKeys {
             }
         }
         return digests
+    }
+}
+
+extension PostgresConnection {
+    /// Calls `body` with every stored `attachments` list that names a file: messages in `rowid` order, then
+    /// revisions in `id` order (as SQLite reads them), ``PostgresFileIndexer/batch`` rows per statement.
+    func forEachAttachmentList(_ body: (String) async throws -> Void) async throws {
+        for (table, key) in [("messages", "rowid"), ("message_revisions", "id")] {
+            var after = Int64.min
+            while true {
+                var lists: [(Int64, String)] = []
+                let rows = try await query(
+                    """
+                    SELECT \(unescaped: key), attachments FROM \(unescaped: table)
+                    WHERE attachments <> '[]' AND \(unescaped: key) > \(after)
+                    ORDER BY \(unescaped: key) LIMIT \(Int64(PostgresFileIndexer.batch))
+                    """, logger: PostgresArchive.silent)
+                for try await row in rows.decode((Int64, String).self) { lists.append(row) }
+                for (_, list) in lists { try await body(list) }
+                guard let last = lists.last, lists.count == PostgresFileIndexer.batch else { break }
+                after = last.0
+            }
+        }
     }
 }

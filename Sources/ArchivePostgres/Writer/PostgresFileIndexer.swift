@@ -38,26 +38,10 @@ struct PostgresFileIndexer {
     /// - Returns: how many messages and revisions with attachments were read.
     func indexAll() async throws -> Int {
         var read = 0
-        for table in ["messages", "message_revisions"] {
-            let key = table == "messages" ? "rowid" : "id"
-            var after = Int64.min
-            while true {
-                var lists: [(Int64, String)] = []
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: key), attachments FROM \(unescaped: table)
-                    WHERE attachments <> '[]' AND \(unescaped: key) > \(after)
-                    ORDER BY \(unescaped: key) LIMIT \(Self.batch)
-                    """, logger: PostgresArchive.silent)
-                for try await row in rows.decode((Int64, String).self) { lists.append(row) }
-                for (_, text) in lists {
-                    guard let array = try? JSONValue(parsing: Array(text.utf8)).arrayValue else { continue }
-                    try await index(array.compactMap { try? Attachment(json: $0) })
-                    read += 1
-                }
-                guard let last = lists.last, lists.count == Self.batch else { break }
-                after = last.0
-            }
+        try await connection.forEachAttachmentList { text in
+            guard let array = try? JSONValue(parsing: Array(text.utf8)).arrayValue else { return }
+            try await index(array.compactMap { try? Attachment(json: $0) })
+            read += 1
         }
         return read
     }
