@@ -66,7 +66,17 @@ public enum PostgresWords {
     }
 
     /// A lexeme quoted for `tsvector` and `tsquery` input: in single quotes, quotes and backslashes doubled.
+    ///
+    /// By hand, byte by byte: Foundation's `replacingOccurrences` bridged every token through `NSString` and was
+    /// half the cost of a message's vector (a sixth of a crawl's CPU) when ingesting.
     static func lexeme(_ token: String) -> String {
-        "'" + token.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+        var quoted: [UInt8] = [UInt8(ascii: "'")]
+        quoted.reserveCapacity(token.utf8.count + 2)
+        for byte in token.utf8 {
+            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\\") { quoted.append(byte) }
+            quoted.append(byte)
+        }
+        quoted.append(UInt8(ascii: "'"))
+        return String(decoding: quoted, as: UTF8.self)
     }
 }

@@ -86,10 +86,14 @@ package final class PostgresCluster: Sendable {
     }
 
     /// The `postgresql://` URL of `database` on this cluster, through its socket.
+    ///
+    /// With `connect_timeout=60` (the default is 10 s): while a whole test run loads both cores — clusters
+    /// starting, emulators generating, searches compared — a first connection once took longer than 10 s, and
+    /// a dozen tests failed as if the server were unreachable.
     package func url(database: String = PostgresCluster.database) -> String {
         let plain = CharacterSet(charactersIn: "/-._~").union(.alphanumerics)
         let host = socketDirectory.addingPercentEncoding(withAllowedCharacters: plain) ?? socketDirectory
-        return "postgresql://\(Self.user)@/\(database)?host=\(host)"
+        return "postgresql://\(Self.user)@/\(database)?host=\(host)&connect_timeout=60"
     }
 
     /// The server's process id, from `postmaster.pid`; `nil` when it is not running.

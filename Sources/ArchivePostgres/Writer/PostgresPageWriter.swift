@@ -7,21 +7,26 @@ import TextIndex
 /// Writes the messages of one page inside an open transaction, as the SQLite archive's page writer does.
 ///
 /// The archived copies of the whole page are read with one statement (`id = ANY($1)`); each message then
-/// takes the action ``MessageWriteAction`` decides — the same decision, on the same columns, as SQLite's — with
-/// one or two statements, and the messages only seen again are touched together at the end (``finish()``).
-/// Every insert and every text change writes `words` (``PostgresWords``) and `text_folded`
+/// takes the action ``MessageWriteAction`` decides — the same decision, on the same columns, as SQLite's. New
+/// messages wait in a ``MessageInsertBatch`` and go in with one statement; an edit or a refresh takes one or two
+/// statements; the messages only seen again, and the files the page's attachments name, are written together by
+/// ``finish()``. Every insert and every text change writes `words` (``PostgresWords``) and `text_folded`
 /// (``TextIndex/ContainsFolding``), which stand in for SQLite's two full-text indexes.
 struct PostgresPageWriter {
     private let connection: PostgresConnection
-    private let time: Int64
+    private let time: Int
     private let files: PostgresFileIndexer?
     private let erasedUsers: Set<Int>
     private let erasedDialogs: Set<String>
-    /// What the archive holds under each id of the page, with its `rowid`; updated as the page is written, so a
-    /// message listed twice is decided on what its first copy left.
-    private var stored: [String: (rowID: Int64, message: StoredMessage)] = [:]
+    /// What the archive holds under each id of the page, with its `rowid` (`nil` while it waits in `inserts`);
+    /// updated as the page is written, so a message listed twice is decided on what its first copy left.
+    private var stored: [String: (rowID: Int64?, message: StoredMessage)] = [:]
+    /// New messages not yet inserted.
+    private var inserts = MessageInsertBatch()
     /// Rows only seen again: `last_seen_at` and the tombstone, written by ``finish()``.
     private var touched: [Int64] = []
+    /// The attachments of inserted and edited messages, in page order, for ``finish()`` to list their files.
+    private var attachmentLists: [[Attachment]] = []
     private(set) var counts = PageCounts()
 
     /// Reads the erased users and dialogs and the archived copies of `contents`' messages.
@@ -29,11 +34,21 @@ struct PostgresPageWriter {
     /// - Parameter indexFiles: whether the files attachments name go into `attachment_files`.
     init(connection: PostgresConnection, contents: [MessageContent], time: Int, indexFiles: Bool) async throws {
         self.connection = connection
-        self.time = Int64(time)
+        self.time = time
         files = indexFiles ? PostgresFileIndexer(connection: connection, time: time) : nil
-        // Partial indexes keep these reads to the erased rows alone.
-        erasedUsers = Set(try await connection.ints("SELECT id FROM users WHERE erased_at IS NOT NULL"))
-        erasedDialogs = Set(try await connection.strings("SELECT id FROM dialogs WHERE erased_at IS NOT NULL"))
+        // Partial indexes keep these reads to the erased rows alone; one round trip for both.
+        let erased = try await connection.query(
+            """
+            SELECT ARRAY(SELECT id FROM users WHERE erased_at IS NOT NULL),
+                ARRAY(SELECT id FROM dialogs WHERE erased_at IS NOT NULL)
+            """, logger: PostgresArchive.silent)
+        var users: [Int] = []
+        var dialogs: [String] = []
+        for try await (userIDs, dialogIDs) in erased.decode(([Int], [String]).self) {
+            (users, dialogs) = (userIDs, dialogIDs)
+        }
+        erasedUsers = Set(users)
+        erasedDialogs = Set(dialogs)
         let ids = contents.map { SQLiteText.cut($0.message.id) }
         let rows = try await connection.query(
             """
@@ -46,75 +61,54 @@ struct PostgresPageWriter {
         }
     }
 
-    /// Inserts, revises, refreshes or touches one message.
+    /// Inserts (in a batch), revises, refreshes or touches one message.
     mutating func write(_ content: MessageContent) async throws {
         let id = SQLiteText.cut(content.message.id)
+        // Listed again after its first copy was taken in: that copy goes in first, for its rowid.
+        if let waiting = stored[id], waiting.rowID == nil { try await insertWaiting() }
         let existing = stored[id]
         let action = MessageWriteAction.decide(
             content, stored: existing?.message, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
         counts.count(action)
-        var rowID = existing?.rowID ?? 0
+        let rowID = existing?.rowID ?? 0
         switch action {
         case .insertErased:
-            rowID = try await insertErased(content, id: id)
+            inserts.appendErased(content, id: id, time: time)
         case .insert:
-            rowID = try await insert(content, id: id)
-            try await files?.index(content.message.attachments)
+            inserts.append(content, id: id)
+            attachmentLists.append(content.message.attachments)
         case .revise:
             try await saveRevision(rowID: rowID)
             try await refresh(rowID: rowID, content, edited: true)
-            try await files?.index(content.message.attachments)
+            attachmentLists.append(content.message.attachments)
         case .refresh:
             try await refresh(rowID: rowID, content, edited: false)
         case .touchErased, .touchOlder, .touch:
             touched.append(rowID)
         }
-        if let after = action.stored(after: content, before: existing?.message) { stored[id] = (rowID, after) }
+        if let after = action.stored(after: content, before: existing?.message) {
+            stored[id] = (existing?.rowID, after)
+        }
     }
 
-    /// Touches the messages only seen again: `last_seen_at` moves, a tombstone goes (the server has them).
-    func finish() async throws {
-        guard !touched.isEmpty else { return }
-        try await connection.run(
-            "UPDATE messages SET last_seen_at = \(time), deleted_at = NULL WHERE rowid = ANY(\(touched))")
+    /// Inserts the new messages, touches those only seen again (`last_seen_at` moves, a tombstone goes: the
+    /// server has them) and lists the files the page's attachments name.
+    mutating func finish() async throws {
+        try await insertWaiting()
+        if !touched.isEmpty {
+            try await connection.run(
+                """
+                UPDATE messages SET last_seen_at = \(Int64(time)), deleted_at = NULL WHERE rowid = ANY(\(touched))
+                """)
+        }
+        try await files?.index(lists: attachmentLists)
     }
 
-    private func insert(_ content: MessageContent, id: String) async throws -> Int64 {
-        let message = content.message
-        let text = message.text
-        let rows = try await connection.query(
-            """
-            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
-                words, text_folded)
-            VALUES (\(id), \(SQLiteText.cut(message.chatDialogID)), \(message.senderID), \(message.recipientID),
-                \(message.dateSent), \(message.createdAt), \(message.updatedAt), \(text), \(content.attachments),
-                \(content.custom), \(content.readIDs), \(content.deliveredIDs), \(content.raw),
-                \(content.contentHash), \(time), \(time), \(PostgresWords.vector(of: text))::tsvector,
-                \(Self.folded(text)))
-            RETURNING rowid
-            """, logger: PostgresArchive.silent)
-        return try await Self.rowID(rows)
-    }
-
-    /// A new message of an erased dialog or sender: its skeleton, no content.
-    private func insertErased(_ content: MessageContent, id: String) async throws -> Int64 {
-        let message = content.message
-        let dialogID = SQLiteText.cut(message.chatDialogID)
-        let skeleton = ErasedMessage.skeleton(
-            id: message.id, dialogID: message.chatDialogID, dateSent: message.dateSent, senderID: message.senderID,
-            recipientID: message.recipientID)
-        let rows = try await connection.query(
-            """
-            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
-                erased_at)
-            VALUES (\(id), \(dialogID), \(message.senderID), \(message.recipientID), \(message.dateSent), NULL, NULL,
-                NULL, '[]', '{}', \(content.readIDs), \(content.deliveredIDs), \(skeleton), \(Data()), \(time),
-                \(time), \(time))
-            RETURNING rowid
-            """, logger: PostgresArchive.silent)
-        return try await Self.rowID(rows)
+    /// Inserts the messages waiting in `inserts` and records their rowids.
+    private mutating func insertWaiting() async throws {
+        for (id, rowID) in try await inserts.insert(connection: connection, time: time) {
+            stored[id]?.rowID = rowID
+        }
     }
 
     /// The archived version becomes revision `edited + 1`, observed since the previous revision was superseded
@@ -171,12 +165,6 @@ struct PostgresPageWriter {
         return folded.unicodeScalars.elementsEqual(text.unicodeScalars) ? nil : folded
     }
 
-    private static func rowID(_ rows: PostgresRowSequence) async throws -> Int64 {
-        var rowID: Int64?
-        for try await value in rows.decode(Int64.self) { rowID = value }
-        guard let rowID else { throw PostgresWriterError.noRowReturned }
-        return rowID
-    }
 }
 
 /// A statement that must return a row returned none (a server that does not behave as PostgreSQL does).
