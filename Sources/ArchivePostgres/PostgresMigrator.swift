@@ -50,9 +50,14 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// Registers a migration that runs `statements` (this program's DDL, no values) one after the other.
-    public mutating func registerMigration(_ name: String, statements: [String]) {
+    ///
+    /// The statements are made when the migration runs, not when it is registered: `v1-core`'s folding
+    /// function is built from every folding scalar (90 ms), which every open of an archive paid, searches too.
+    public mutating func registerMigration(
+        _ name: String, statements: @autoclosure @escaping @Sendable () -> [String]
+    ) {
         registerMigration(name) { connection, logger in
-            for statement in statements {
+            for statement in statements() {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }

@@ -59,10 +59,12 @@ public struct MessagePager: Sendable {
         self.onBehalfOf = onBehalfOf
     }
 
-    /// Walks from `start` to the newest message, handing each page to `body` before asking for the next.
+    /// Walks from `start` to the newest message, handing each page to `body` in order.
     ///
-    /// `body` runs once per page, in order; if it throws, the walk stops there and the error propagates,
-    /// so a page is never fetched past one that was not saved.
+    /// The next request depends only on the pages received, so it is sent while `body` saves the page before
+    /// it: a dialog's crawl waits for the server's latency or for the archive, not for both one after the
+    /// other. `body` runs once per page, in order; if it throws, the walk stops there, the page fetched
+    /// meanwhile is dropped and the error propagates, so nothing past a page that was not saved is handed on.
     public func walk(
         from start: CrawlCursor, _ body: (Batch) async throws -> Void
     ) async throws {
@@ -73,15 +75,10 @@ public struct MessagePager: Sendable {
         // never skips what an earlier run stored (it may have shifted since), so it starts at 0.
         var received = 0
         var rereads = 0
+        var page = try await fetch(at: cursor, received: received)
         while true {
-            var parameters = filters + [("sort_asc", "date_sent"), ("limit", String(pageSize))]
             // One known item of overlap: the page must show it, or the second moved under the walk.
             let skip = max(0, received - 1)
-            if let since = cursor.dateSent {
-                parameters.append(("date_sent[gte]", String(since)))
-                if skip > 0 { parameters.append(("skip", String(skip))) }
-            }
-            let page = try await client.messages(dialogID: dialogID, parameters, onBehalfOf: onBehalfOf)
             let limit = page.limit > 0 ? min(page.limit, pageSize) : pageSize
 
             // Distinct items, in (date_sent, _id) order whatever order they came in.
@@ -100,6 +97,7 @@ public struct MessagePager: Sendable {
                 // second again from its start rather than skip past one.
                 rereads += 1
                 received = 0
+                page = try await fetch(at: cursor, received: received)
                 continue
             }
             let fresh = items.filter { !($0.0.dateSent == cursor.dateSent && known.contains($0.0.id)) }
@@ -111,13 +109,30 @@ public struct MessagePager: Sendable {
                 next.dateSent == cursor.dateSent
                 ? max(received, skip + atCursor.count) : inRange.filter { $0.0.dateSent == next.dateSent }.count
             cursor = next
-            try await body(
-                Batch(
-                    messages: fresh.map(\.0), rawMessages: fresh.map(\.1), cursor: cursor, received: page.items.count))
+            let batch = Batch(
+                messages: fresh.map(\.0), rawMessages: fresh.map(\.1), cursor: cursor, received: page.items.count)
             // A full page always goes on (the skip or the cursor moved past it). A short page is the end
             // when it brought nothing new, or when the dialog's newest message has been reached.
-            if inRange.count < max(1, limit), freshInRange.isEmpty || reached(cursor) { return }
+            if inRange.count < max(1, limit), freshInRange.isEmpty || reached(cursor) {
+                try await body(batch)
+                return
+            }
+            let (after, seen) = (cursor, received)
+            async let following = fetch(at: after, received: seen)
+            try await body(batch)
+            page = try await following
         }
+    }
+
+    /// The page after `cursor`, `received` items of its second already seen (the last of them asked again).
+    private func fetch(at cursor: CrawlCursor, received: Int) async throws -> Page<Message> {
+        var parameters = filters + [("sort_asc", "date_sent"), ("limit", String(pageSize))]
+        let skip = max(0, received - 1)
+        if let since = cursor.dateSent {
+            parameters.append(("date_sent[gte]", String(since)))
+            if skip > 0 { parameters.append(("skip", String(skip))) }
+        }
+        return try await client.messages(dialogID: dialogID, parameters, onBehalfOf: onBehalfOf)
     }
 
     /// Whether the walk has reached ``newest`` (always, when there is no expectation: then only a page
