@@ -200,29 +200,33 @@ public struct Crawl: Sendable {
         let readers: [Int?] = options.scope == .user ? [nil] : users.map(\.id)
         var targets: [String: Target] = [:]
         var lastFailure: (any Error)?
-        for reader in readers {
-            let lister = DialogLister(client: client, onBehalfOf: reader)
-            let dialogs: [DialogLister.Listed]
-            do {
-                dialogs = try await lister.dialogs(createdUpTo: runStart)
-            } catch {
-                guard let user = reader, !Self.endsRun(error) else { throw error }
+        var failed = 0
+        var failures: [String: String] = [:]
+        try await forEachListing(of: readers, createdUpTo: runStart) { listing in
+            let reader = listing.reader
+            switch listing.result {
+            case .success(let dialogs):
+                for listed in dialogs {
+                    if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
+                    if targets[listed.dialog.id] == nil {
+                        targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+                    }
+                    if let reader { targets[listed.dialog.id]?.listers.append(reader) }
+                }
+            case .failure(let error):
+                guard let user = reader else { throw error }
                 lastFailure = error
-                summary.listingsFailed += 1
-                summary.failures["user \(user)"] = "dialog list: \(error.localizedDescription)"
-                summary.status = .partial
+                failed += 1
+                failures["user \(user)"] = "dialog list: \(error.localizedDescription)"
                 logger.error(
                     "dialog list failed", metadata: ["user": "\(user)", "error": "\(error.localizedDescription)"])
                 events(.listingFailed(user: user, reason: error.localizedDescription))
-                continue
             }
-            for listed in dialogs {
-                if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
-                if targets[listed.dialog.id] == nil {
-                    targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
-                }
-                if let reader { targets[listed.dialog.id]?.listers.append(reader) }
-            }
+        }
+        if failed > 0 {
+            summary.listingsFailed += failed
+            summary.failures.merge(failures) { _, new in new }
+            summary.status = .partial
         }
         if let lastFailure, summary.listingsFailed == readers.count { throw lastFailure }
         let ordered = targets.values.sorted {
