@@ -29,6 +29,7 @@ struct PostgresSQLConnection: SQLConnection {
             }
         }
         let feed = try RowFeed(connection, PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        defer { feed.finish() }
         while let batch = try feed.next() {
             for row in batch { try body(PostgresSQLRow(row: PostgresRandomAccessRow(row))) }
         }
