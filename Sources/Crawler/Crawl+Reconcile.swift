@@ -152,6 +152,7 @@ extension Crawl {
             var pager = MessagePager(client: client, dialogID: dialogID, onBehalfOf: requester)
             pager.pageSize = options.pageSize
             pager.newest = requester == target.reader ? target.newest : nil
+            pager.expectedCount = serverCount
             try await pager.walk(from: CrawlCursor()) { batch in
                 onServer.formUnion(batch.messages.map(\.id))
                 // Everything the view lists that the archive does not hold as viewable: new, or back.

@@ -14,9 +14,15 @@ import QuickBloxClient
 /// So the cursor moves to the newest `date_sent` among the page's distinct items (never "the last item"),
 /// `skip` counts distinct ids known at that second, and each request inside a second overlaps the previous
 /// page by one known item: a page at that second without any known item means the second shifted under
-/// the walk (a deletion), and the second is read again from its start. A short page ends the walk only
-/// when the dialog's newest message (from its listing, when known) has been seen; otherwise, and for
-/// walks with no such expectation, the walk ends on a short page that brings nothing new.
+/// the walk (a deletion), and the second is read again from its start.
+///
+/// A page may also be cut short, and a short page is how the API says "the end". So every walk has an
+/// expectation: the dialog's newest message (from its listing), or else the number of messages the filters
+/// match (``expectedCount``, or `count=1` asked before the first page). A short page ends the walk once the
+/// expectation is met. One that brings nothing new before it is met (the newest message was deleted, a
+/// proxy cut the page) is checked with `count=1` from the cursor's second: the walk ends when the server
+/// counts no more messages than the walk has reached there, and the page is asked again otherwise — up to
+/// ``maxConfirms`` times, then ``PagesCutShort`` is thrown rather than a gap left unsaid.
 public struct MessagePager: Sendable {
     /// One page of new messages, with the cursor to save together with them.
     public struct Batch: Sendable {
@@ -50,8 +56,13 @@ public struct MessagePager: Sendable {
     public var filters: [(String, String)] = []
     /// When set, a short page ends the walk only once this message (or a newer second) was reached.
     public var newest: Newest?
+    /// Without ``newest``: how many messages the filters match from the starting cursor's second on, when the
+    /// caller already asked `count=1`; `nil` asks it before the first page.
+    public var expectedCount: Int?
     /// How many times one walk may go back to the start of a second that shifted under it.
     static let maxRereads = 4
+    /// How many times a short page that brought nothing new, while `count=1` says more remain, is asked again.
+    static let maxConfirms = 12
 
     public init(client: QuickBloxClient, dialogID: String, onBehalfOf: Int? = nil) {
         self.client = client
@@ -75,6 +86,16 @@ public struct MessagePager: Sendable {
         // never skips what an earlier run stored (it may have shifted since), so it starts at 0.
         var received = 0
         var rereads = 0
+        var confirms = 0
+        // Without the dialog's newest message the expectation is a count: met once this walk received that
+        // many distinct messages in range (new ones, and ones known at the starting second received again).
+        var expected = newest == nil ? expectedCount : nil
+        if newest == nil, expected == nil {
+            expected = try await count(from: start)
+            if expected == 0 { return }
+        }
+        var total = 0
+        var startSeen: Set<String> = []
         var page = try await fetch(at: cursor, received: received)
         while true {
             // One known item of overlap: the page must show it, or the second moved under the walk.
@@ -102,6 +123,10 @@ public struct MessagePager: Sendable {
             }
             let fresh = items.filter { !($0.0.dateSent == cursor.dateSent && known.contains($0.0.id)) }
             let freshInRange = fresh.filter { cursor.dateSent == nil || $0.0.dateSent >= cursor.dateSent! }
+            total += freshInRange.count
+            if cursor.dateSent != nil, cursor.dateSent == start.dateSent {
+                startSeen.formUnion(atCursor.map(\.0.id).filter(start.idsAtDateSent.contains))
+            }
 
             // The new cursor: the newest distinct second of the page, with every id known there.
             let next = cursor.advanced(over: fresh.map(\.0))
@@ -111,12 +136,30 @@ public struct MessagePager: Sendable {
             cursor = next
             let batch = Batch(
                 messages: fresh.map(\.0), rawMessages: fresh.map(\.1), cursor: cursor, received: page.items.count)
-            // A full page always goes on (the skip or the cursor moved past it). A short page is the end
-            // when it brought nothing new, or when the dialog's newest message has been reached.
-            if inRange.count < max(1, limit), freshInRange.isEmpty || reached(cursor) {
-                try await body(batch)
-                return
+            // A full page always goes on (the skip or the cursor moved past it). A short page is the end once
+            // the expectation is met; one that brings nothing new before that is checked with a count.
+            if inRange.count < max(1, limit) {
+                let met = newest != nil ? reached(cursor) : total + startSeen.count >= (expected ?? 0)
+                if met {
+                    try await body(batch)
+                    return
+                }
+                if freshInRange.isEmpty {
+                    let remaining = try await count(from: cursor)
+                    if remaining <= received {
+                        try await body(batch)
+                        return
+                    }
+                    guard confirms < Self.maxConfirms else {
+                        try await body(batch)
+                        throw PagesCutShort(
+                            dialogID: dialogID, from: cursor.dateSent, counted: remaining, received: received,
+                            attempts: confirms + 1)
+                    }
+                    confirms += 1
+                }
             }
+            if !freshInRange.isEmpty { confirms = 0 }
             let (after, seen) = (cursor, received)
             async let following = fetch(at: after, received: seen)
             try await body(batch)
@@ -135,8 +178,14 @@ public struct MessagePager: Sendable {
         return try await client.messages(dialogID: dialogID, parameters, onBehalfOf: onBehalfOf)
     }
 
-    /// Whether the walk has reached ``newest`` (always, when there is no expectation: then only a page
-    /// with nothing new ends it, so a short page is re-asked once).
+    /// How many messages the filters match from `cursor`'s second on (`count=1`; never a faulty page).
+    private func count(from cursor: CrawlCursor) async throws -> Int {
+        var parameters = filters
+        if let since = cursor.dateSent { parameters.append(("date_sent[gte]", String(since))) }
+        return try await client.messageCount(dialogID: dialogID, parameters, onBehalfOf: onBehalfOf)
+    }
+
+    /// Whether the walk has reached ``newest``.
     private func reached(_ cursor: CrawlCursor) -> Bool {
         guard let newest else { return false }
         guard let at = cursor.dateSent else { return false }

@@ -45,6 +45,9 @@ public struct Emulator: Sendable {
         ] {
             try check((0...1).contains(rate), "\(name) is a probability from 0 to 1 (got \(rate))")
         }
+        try check(
+            configuration.pageFaultRate == 0 || !configuration.pageFaultKinds.isEmpty,
+            "--page-faults needs at least one of \(PageFault.allCases.map(\.rawValue).joined(separator: ", "))")
         try check(configuration.liveRate >= 0, "--live must not be negative")
         try check(configuration.storageURLTTL >= 0, "--storage-url-ttl must not be negative")
         try check(configuration.rateLimit >= 0, "--rate-limit must not be negative")

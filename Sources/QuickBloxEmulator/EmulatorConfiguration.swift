@@ -49,6 +49,8 @@ public struct EmulatorConfiguration: Sendable {
     /// server sends it: reordered, padded with a repeat of its first item at its end, cut short, or one
     /// item over the limit (see ``PageFault``). The items themselves are real.
     public var pageFaultRate = 0.0
+    /// The faults ``pageFaultRate`` draws from, each as likely (all of them by default).
+    public var pageFaultKinds: [PageFault] = PageFault.allCases
     /// Changes per second made while serving: new, edited and deleted messages, occupant changes.
     public var liveRate = 0.0
 

@@ -87,9 +87,10 @@ actor FaultInjector {
     /// The fault for the next page of message items, if any (`--page-fault-rate`).
     func pageFault() -> PageFault? {
         let roll = Double.random(in: 0..<1, using: &pageRandom)
-        let kind = Int.random(in: 0..<PageFault.allCases.count, using: &pageRandom)
-        guard roll < configuration.pageFaultRate else { return nil }
-        let fault = PageFault.allCases[kind]
+        let kinds = configuration.pageFaultKinds
+        let kind = Int.random(in: 0..<max(1, kinds.count), using: &pageRandom)
+        guard roll < configuration.pageFaultRate, !kinds.isEmpty else { return nil }
+        let fault = kinds[kind]
         count("page_" + fault.rawValue)
         return fault
     }

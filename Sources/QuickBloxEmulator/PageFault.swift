@@ -4,7 +4,7 @@ import QuickBlox
 ///
 /// Every item is a real message of the dialog, so a crawler that trusts neither the order nor the size of
 /// a page loses nothing; one that takes the last item as the newest, or a short page as the end, does.
-enum PageFault: String, CaseIterable, Sendable {
+public enum PageFault: String, CaseIterable, Sendable {
     /// The items in reverse order.
     case reordered
     /// The page's first (oldest) item repeated at its end: `limit + 1` items, the last older than the rest.

@@ -66,6 +66,11 @@ struct EmulatorCommand: AsyncParsableCommand {
             Probability (0-1) that a page of messages is not what was asked for: reordered, padded with an \
             older repeat, cut short or one over the limit.
             """) var pageFaultRate = 0.0
+    @Option(
+        help: """
+            The page faults --page-fault-rate draws from, comma-separated: reordered, padded, short, overlong \
+            (default: all).
+            """, transform: EmulatorCommand.pageFaults) var pageFaults: [PageFault] = PageFault.allCases
     @Option(help: "Fraction (0-1) of attachments that are 20-50 MB files.") var largeFileRate = 0.005
     @Option(help: "Fraction (0-1) of seeded attachments that download without a token.") var publicBlobRate = 0.1
     @Option(help: "Seconds a download's storage URL stays valid.") var storageUrlTtl: Double = 60
@@ -103,6 +108,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         configuration.stallRate = stallRate
         configuration.stallSeconds = stallSeconds
         configuration.pageFaultRate = pageFaultRate
+        configuration.pageFaultKinds = pageFaults
         configuration.largeFileRate = largeFileRate
         configuration.publicBlobRate = publicBlobRate
         configuration.storageURLTTL = storageUrlTtl
@@ -125,6 +131,21 @@ struct EmulatorCommand: AsyncParsableCommand {
         try await emulator.run(logger: logger) { line in
             // Written straight to the descriptor so scripts reading a pipe see it at once.
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}
+
+extension EmulatorCommand {
+    /// `--page-faults`: names from ``PageFault``, comma-separated.
+    static func pageFaults(_ text: String) throws -> [PageFault] {
+        try text.split(separator: ",").map { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let fault = PageFault(rawValue: trimmed) else {
+                throw ValidationError(
+                    "--page-faults: unknown fault '\(trimmed)'; use "
+                        + PageFault.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return fault
         }
     }
 }

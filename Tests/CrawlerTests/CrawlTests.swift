@@ -163,7 +163,7 @@ struct CrawlTests {
             let third = try await setup.crawl(.user)
             #expect(third.messagesNew == 2)
             // One page of the new messages, and the updated_at pass of that dialog (which found them) asks once
-            // more: it has no newest message to reach, so only a short page with nothing new ends it.
+            // more: it has no newest message to reach, so it asks `count=1` first, then the page it counted.
             #expect(third.requests == 1 + 1 + 1 + first.dialogs + 2)
         }
     }

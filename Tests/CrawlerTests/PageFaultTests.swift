@@ -61,6 +61,98 @@ struct PageFaultTests {
     }
 
     @Test(
+        "Pages cut short a third of the time: walks with and without the newest message still yield exactly the truth",
+        arguments: [(7, 1), (10, 2), (3, 3), (25, 4)])
+    func shortPages(pageSize: Int, seed: UInt64) async throws {
+        try await MessagePagerTests.run({
+            $0.seed = seed
+            $0.pageFaultRate = 0.3
+            $0.pageFaultKinds = [.short]
+            $0.dialogs = 5
+            $0.messages = 600
+        }) { emulator, client, _ in
+            let truth = try await MessagePagerTests.truth(emulator)
+            for (index, dialog) in truth.dialogs.enumerated() {
+                let expected = (truth.messages[dialog.id] ?? []).compactMap { $0["_id"]?.stringValue }
+                for knowsNewest in [false, true] {
+                    var pager = MessagePager(
+                        client: client, dialogID: dialog.id, onBehalfOf: MessagePagerTests.reader(of: dialog))
+                    pager.pageSize = pageSize
+                    if knowsNewest {
+                        pager.newest = dialog.lastMessageDateSent.map { .init(dateSent: $0, id: dialog.lastMessageID) }
+                    }
+                    // From the start, and from a cursor half-way (an incremental run's starting point).
+                    var start = CrawlCursor()
+                    if index % 2 == 1, expected.count > 2,
+                        let middle = (truth.messages[dialog.id] ?? [])[expected.count / 2]["date_sent"]?.lenientInt
+                    {
+                        start = CrawlCursor(dateSent: middle, idsAtDateSent: [])
+                    }
+                    let walked = try await MessagePagerTests.walkAll(pager, from: start)
+                    let ids = walked.batches.flatMap(\.messages).map(\.id)
+                    let want = (truth.messages[dialog.id] ?? []).filter {
+                        start.dateSent == nil || ($0["date_sent"]?.lenientInt ?? 0) >= start.dateSent!
+                    }.compactMap { $0["_id"]?.stringValue }
+                    #expect(Set(ids).count == ids.count, "no message twice in \(dialog.id)")
+                    #expect(Set(ids) == Set(want), "dialog \(dialog.id), newest known: \(knowsNewest)")
+                }
+            }
+        }
+    }
+
+    @Test("Every page cut short: the walk says so (PagesCutShort) instead of ending as if complete")
+    func alwaysShort() async throws {
+        try await MessagePagerTests.run({
+            $0.pageFaultRate = 1
+            $0.pageFaultKinds = [.short]
+            $0.dialogs = 2
+            $0.messages = 200
+        }) { emulator, client, _ in
+            let truth = try await MessagePagerTests.truth(emulator)
+            let dialog = try #require(truth.dialogs.first { (truth.messages[$0.id]?.count ?? 0) > 3 })
+            for knowsNewest in [false, true] {
+                var pager = MessagePager(
+                    client: client, dialogID: dialog.id, onBehalfOf: MessagePagerTests.reader(of: dialog))
+                pager.pageSize = 10
+                if knowsNewest {
+                    pager.newest = dialog.lastMessageDateSent.map { .init(dateSent: $0, id: dialog.lastMessageID) }
+                }
+                var stored = 0
+                let error = await #expect(throws: PagesCutShort.self) {
+                    try await pager.walk(from: CrawlCursor()) { stored += $0.messages.count }
+                }
+                #expect(error?.dialogID == dialog.id)
+                #expect(error?.errorDescription?.contains("cut short") == true)
+                #expect(stored < truth.messages[dialog.id]?.count ?? 0)
+            }
+        }
+    }
+
+    @Test("A crawl whose pages are always cut short ends partial, naming the dialogs, and loses nothing it stored")
+    func crawlOfShortPages() async throws {
+        try await MessagePagerTests.run({
+            $0.pageFaultRate = 1
+            $0.pageFaultKinds = [.short]
+            $0.dialogs = 3
+            $0.messages = 300
+        }) { _, client, _ in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("a.sqlite").path)
+            var logger = Logger(label: "pf")
+            logger.logLevel = .critical
+            var options = CrawlOptions()
+            options.scope = .app
+            options.pageSize = 10
+            let summary = try await Crawl(client: client, archive: archive, options: options, logger: logger).run()
+            #expect(summary.status == .partial)
+            #expect(!summary.failures.isEmpty)
+            #expect(summary.failures.values.allSatisfy { $0.contains("cut short") }, "\(summary.failures)")
+        }
+    }
+
+    @Test(
         "Faulty pages between rounds of live changes: crawls then --reconcile lose nothing and tombstone nothing live",
         arguments: [61, 62, 63] as [UInt64])
     func crawlsAndReconcile(seed: UInt64) async throws {
