@@ -79,10 +79,18 @@ struct FaultTests {
     @Test("--rate-limit: requests over the limit get 429 with Retry-After and a JSON body")
     func rateLimit() async throws {
         try await EmulatorHarness.run({ $0.rateLimit = 1 }) { harness in
+            // Ten requests at once, a few times over: sent one after the other on a loaded machine, each may take
+            // longer than the limit's second and none would be over it.
             var limited: [TestResponse] = []
-            for _ in 0..<10 {
-                let response = try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001))
-                if response.status == .tooManyRequests { limited.append(response) }
+            for _ in 0..<5 where limited.isEmpty {
+                limited = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                    for _ in 0..<10 {
+                        group.addTask {
+                            try await harness.request(.get, "/users.json", headers: EmulatorHarness.asUser(100_001))
+                        }
+                    }
+                    return try await group.reduce(into: []) { if $1.status == .tooManyRequests { $0.append($1) } }
+                }
             }
             #expect(!limited.isEmpty)
             let first = try #require(limited.first)
