@@ -65,4 +65,25 @@ extension PostgresSchema {
         """,
         "CREATE INDEX crawl_leases_open ON crawl_leases (run_id, position) WHERE done_at IS NULL",
     ]
+
+    /// Migration `v3-listing-parts`: the users' dialog lists of an app-scope crawl, shared by its workers.
+    ///
+    /// `crawl_listing_parts` holds the crawl's users in order, a few per row; a worker claims a row like a
+    /// dialog (`FOR UPDATE SKIP LOCKED`, a lease kept by its heartbeat), reads those users' dialog lists and
+    /// stores them in `lists` (JSON). The worker holding the listing claim merges the parts in order and
+    /// publishes the leases; the parts are deleted then.
+    static let listingParts: [String] = [
+        """
+        CREATE TABLE crawl_listing_parts (
+            run_id bigint NOT NULL REFERENCES runs (id),
+            part bigint NOT NULL,
+            readers text COLLATE "C" NOT NULL,
+            worker_id bigint REFERENCES crawl_workers (id),
+            expires_at bigint,
+            claims bigint NOT NULL DEFAULT 0,
+            lists text COLLATE "C",
+            done_at bigint,
+            PRIMARY KEY (run_id, part))
+        """
+    ]
 }

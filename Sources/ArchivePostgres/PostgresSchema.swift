@@ -32,6 +32,7 @@ enum PostgresSchema {
         var migrator = PostgresMigrator()
         migrator.registerMigration("v1-core", statements: core)
         migrator.registerMigration("v2-crawl-workers", statements: crawlWorkers)
+        migrator.registerMigration("v3-listing-parts", statements: listingParts)
         return migrator
     }()
 

@@ -1,3 +1,7 @@
+import Archive
+import Foundation
+import Logging
+import QuickBlox
 import QuickBloxClient
 
 extension Crawl {
@@ -52,5 +56,61 @@ extension Crawl {
             if reader == nil || Self.endsRun(error) { throw error }
             return (offset, Listing(reader: reader, result: .failure(error)))
         }
+    }
+
+    /// Merges the readers' dialog lists, handed by `source` in the readers' order, into the crawl's dialogs:
+    /// de-duplicated (the first reader to list a dialog reads it), stored, hides recorded, in crawl order.
+    /// The lists come from this process (``forEachListing(of:createdUpTo:_:)``) or from the listing parts
+    /// workers of a shared crawl read.
+    func mergeListings(
+        of readers: [Int?], runStart: Int, into summary: inout CrawlSummary,
+        _ source: ((Listing) throws -> Void) async throws -> Void
+    ) async throws -> [Target] {
+        var targets: [String: Target] = [:]
+        var lastFailure: (any Error)?
+        var failed = 0
+        var failures: [String: String] = [:]
+        try await source { listing in
+            let reader = listing.reader
+            switch listing.result {
+            case .success(let dialogs):
+                for listed in dialogs {
+                    if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
+                    if targets[listed.dialog.id] == nil {
+                        targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+                    }
+                    if let reader { targets[listed.dialog.id]?.listers.append(reader) }
+                }
+            case .failure(let error):
+                guard let user = reader else { throw error }
+                lastFailure = error
+                failed += 1
+                failures["user \(user)"] = "dialog list: \(error.localizedDescription)"
+                logger.error(
+                    "dialog list failed", metadata: ["user": "\(user)", "error": "\(error.localizedDescription)"])
+                events(.listingFailed(user: user, reason: error.localizedDescription))
+            }
+        }
+        if failed > 0 {
+            summary.listingsFailed += failed
+            summary.failures.merge(failures) { _, new in new }
+            summary.status = .partial
+        }
+        if let lastFailure, summary.listingsFailed == readers.count { throw lastFailure }
+        let ordered = targets.values.sorted {
+            ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
+        }
+        try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
+        if options.scope == .app, summary.listingsFailed == 0 {
+            // An occupant whose own list lacks the dialog removed it for themselves (others still list it).
+            for target in ordered where target.dialog.type != .publicGroup {
+                for user in Set(target.dialog.occupantIDs).subtracting(target.listers).sorted() {
+                    if try await archive.recordDialogHidden(id: target.dialog.id, for: user, at: runStart) {
+                        summary.dialogsHidden += 1
+                    }
+                }
+            }
+        }
+        return Target.crawlOrder(ordered)
     }
 }

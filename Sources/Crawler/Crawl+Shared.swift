@@ -105,11 +105,22 @@ extension Crawl {
                 events(.listed(users: users, dialogs: dialogs))
                 return dialogs
             case .wait:
+                // In app scope the lister shares the users' dialog lists: list a part while it lists.
+                if options.scope == .app, case .part = try await listPart(shared, membership, worker: worker) {
+                    continue
+                }
                 try await Task.sleep(for: worker.poll)
             case .yours:
-                let users = try await crawlUsers(at: membership.startedAt)
                 var listing = CrawlSummary(startedAt: membership.startedAt)
-                let targets = try await listDialogs(users: users, runStart: membership.startedAt, into: &listing)
+                let targets: [Target]
+                let userCount: Int
+                if options.scope == .app {
+                    (targets, userCount) = try await listShared(shared, membership, worker: worker, into: &listing)
+                } else {
+                    let users = try await crawlUsers(at: membership.startedAt)
+                    targets = try await listDialogs(users: users, runStart: membership.startedAt, into: &listing)
+                    userCount = users.count
+                }
                 summary.failures.merge(listing.failures) { first, _ in first }
                 summary.dialogsHidden += listing.dialogsHidden
                 try await shared.publishListing(
@@ -117,7 +128,7 @@ extension Crawl {
                     dialogs: targets.map {
                         LeasedDialog(dialogID: $0.dialog.id, raw: $0.raw, reader: $0.reader, listers: $0.listers)
                     },
-                    users: users.count, listingsFailed: listing.listingsFailed)
+                    users: userCount, listingsFailed: listing.listingsFailed)
             }
         }
     }

@@ -198,52 +198,9 @@ public struct Crawl: Sendable {
     /// the one list failing ends the run.
     func listDialogs(users: [User], runStart: Int, into summary: inout CrawlSummary) async throws -> [Target] {
         let readers: [Int?] = options.scope == .user ? [nil] : users.map(\.id)
-        var targets: [String: Target] = [:]
-        var lastFailure: (any Error)?
-        var failed = 0
-        var failures: [String: String] = [:]
-        try await forEachListing(of: readers, createdUpTo: runStart) { listing in
-            let reader = listing.reader
-            switch listing.result {
-            case .success(let dialogs):
-                for listed in dialogs {
-                    if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
-                    if targets[listed.dialog.id] == nil {
-                        targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
-                    }
-                    if let reader { targets[listed.dialog.id]?.listers.append(reader) }
-                }
-            case .failure(let error):
-                guard let user = reader else { throw error }
-                lastFailure = error
-                failed += 1
-                failures["user \(user)"] = "dialog list: \(error.localizedDescription)"
-                logger.error(
-                    "dialog list failed", metadata: ["user": "\(user)", "error": "\(error.localizedDescription)"])
-                events(.listingFailed(user: user, reason: error.localizedDescription))
-            }
+        return try await mergeListings(of: readers, runStart: runStart, into: &summary) { merge in
+            try await forEachListing(of: readers, createdUpTo: runStart, merge)
         }
-        if failed > 0 {
-            summary.listingsFailed += failed
-            summary.failures.merge(failures) { _, new in new }
-            summary.status = .partial
-        }
-        if let lastFailure, summary.listingsFailed == readers.count { throw lastFailure }
-        let ordered = targets.values.sorted {
-            ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
-        }
-        try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
-        if options.scope == .app, summary.listingsFailed == 0 {
-            // An occupant whose own list lacks the dialog removed it for themselves (others still list it).
-            for target in ordered where target.dialog.type != .publicGroup {
-                for user in Set(target.dialog.occupantIDs).subtracting(target.listers).sorted() {
-                    if try await archive.recordDialogHidden(id: target.dialog.id, for: user, at: runStart) {
-                        summary.dialogsHidden += 1
-                    }
-                }
-            }
-        }
-        return Target.crawlOrder(ordered)
     }
 
     /// Whether an error ends the whole run (refused credentials, cancellation) rather than the one dialog

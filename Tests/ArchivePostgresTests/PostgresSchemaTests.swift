@@ -4,7 +4,8 @@ import PostgresNIO
 import Testing
 
 /// The schema as the migrations make it: the SQLite archive's tables (`v1-core`), the append-only audit log,
-/// the word and substring indexes, and the crawl workers' tables (`v2-crawl-workers`).
+/// the word and substring indexes, and the crawl workers' tables (`v2-crawl-workers`,
+/// `v3-listing-parts`).
 @Suite(.postgres, .sharedCluster)
 struct PostgresSchemaTests {
     @Test func makesTheTablesOfTheSQLiteArchive() async throws {
@@ -16,7 +17,8 @@ struct PostgresSchemaTests {
         }
         #expect(
             tables == [
-                "archive_meta", "attachment_files", "audit_log", "crawl_leases", "crawl_state", "crawl_workers",
+                "archive_meta", "attachment_files", "audit_log", "crawl_leases", "crawl_listing_parts", "crawl_state",
+                "crawl_workers",
                 "crawls", "dialog_hides", "dialog_membership", "dialogs", "erasures", "holds", "message_hides",
                 "message_revisions", "messages",
                 "qbarchive_migrations", "runs", "users",

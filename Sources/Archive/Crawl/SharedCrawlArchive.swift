@@ -12,7 +12,8 @@ import QuickBlox
 ///
 /// A worker's life: ``joinCrawl(worker:scope:lease:)`` (joins the running crawl or begins one), then
 /// ``claimListing(_:lease:)`` until the listing is published (one worker lists users and dialogs and
-/// ``publishListing(_:dialogs:users:listingsFailed:)``), then ``claimDialog(_:lease:)`` and
+/// ``publishListing(_:dialogs:users:listingsFailed:)``; in app scope the users' dialog lists are shared as
+/// listing parts, ``claimListingPart(_:lease:)``, which the waiting workers list too), then ``claimDialog(_:lease:)`` and
 /// ``finishDialog(_:dialogID:error:)`` until every dialog is done, ``heartbeat(_:lease:)`` all along, and
 /// ``leaveCrawl(_:report:)`` at the end.
 public protocol SharedCrawlArchive: ArchiveWriter {
@@ -24,6 +25,20 @@ public protocol SharedCrawlArchive: ArchiveWriter {
     /// Whether this worker lists the crawl's users and dialogs now, another worker is listing, or the listing
     /// is published.
     func claimListing(_ membership: CrawlMembership, lease: Int) async throws -> ListingClaim
+    /// Publishes the users whose dialog lists make the listing (app scope), in order, as parts of `partSize`
+    /// users any worker may claim; the worker holding the listing claim calls it once, and again after taking
+    /// the claim over changes nothing.
+    func publishListingParts(_ membership: CrawlMembership, readers: [Int], partSize: Int) async throws
+    /// Every reader of the published listing parts, in order (`nil`: none published yet).
+    func listingReaders(_ membership: CrawlMembership) async throws -> [Int]?
+    /// Claims the next listing part no live worker holds (`FOR UPDATE SKIP LOCKED`), or says to wait (live
+    /// workers hold the rest), that every part is listed, or that none is published yet.
+    func claimListingPart(_ membership: CrawlMembership, lease: Int) async throws -> ListingPartClaim
+    /// Records a claimed part's dialog lists (a part another worker took over meanwhile is left to it).
+    func finishListingPart(_ membership: CrawlMembership, part: Int, lists: [ReaderListing]) async throws
+    /// Hands every listed part's lists to `body`, part after part in the readers' order.
+    func forEachListedPart(_ membership: CrawlMembership, _ body: ([ReaderListing]) async throws -> Void)
+        async throws
     /// Publishes the crawl's dialogs, in crawl order, as leases any worker may claim.
     func publishListing(_ membership: CrawlMembership, dialogs: [LeasedDialog], users: Int, listingsFailed: Int)
         async throws
@@ -104,6 +119,32 @@ public enum ListingClaim: Sendable, Hashable {
     case wait
     /// Published: `users` and `dialogs` listed, `listingsFailed` users' lists unreadable (app scope).
     case published(users: Int, dialogs: Int, listingsFailed: Int)
+}
+
+/// What ``SharedCrawlArchive/claimListingPart(_:lease:)`` found.
+public enum ListingPartClaim: Sendable, Hashable {
+    /// This worker lists these readers' dialogs now; `takenOver`: a worker that held the part stopped.
+    case part(Int, readers: [Int], takenOver: Bool)
+    /// Live workers hold every part not listed yet.
+    case wait
+    /// Every part is listed.
+    case listed
+    /// No part is published yet (the lister is still reading the users).
+    case notPublished
+}
+
+/// One user's dialog list in a listing part: the dialogs as the server sent them, or why it could not be read.
+public struct ReaderListing: Sendable, Hashable {
+    public var reader: Int
+    public var dialogs: [JSONValue]
+    /// Set when the list could not be read after retries (then `dialogs` is empty).
+    public var failure: String?
+
+    public init(reader: Int, dialogs: [JSONValue], failure: String? = nil) {
+        self.reader = reader
+        self.dialogs = dialogs
+        self.failure = failure
+    }
 }
 
 /// What ``SharedCrawlArchive/claimDialog(_:lease:)`` found.

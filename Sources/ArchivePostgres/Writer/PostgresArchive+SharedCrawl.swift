@@ -112,6 +112,7 @@ extension PostgresArchive: SharedCrawlArchive {
                     ON CONFLICT (run_id, dialog_id) DO NOTHING
                     """)
             }
+            try await connection.run("DELETE FROM crawl_listing_parts WHERE run_id = \(membership.runID)")
             try await connection.run(
                 """
                 UPDATE crawls SET listed_at = \(now), users = \(Int64(users)), dialogs = \(Int64(dialogs.count)),
@@ -199,6 +200,11 @@ extension PostgresArchive: SharedCrawlArchive {
                 UPDATE crawls SET listing_expires_at = \(expires)
                 WHERE run_id = \(membership.runID) AND listing_worker = \(membership.workerID) AND listed_at IS NULL
                 """)
+            try await connection.run(
+                """
+                UPDATE crawl_listing_parts SET expires_at = \(expires)
+                WHERE run_id = \(membership.runID) AND worker_id = \(membership.workerID) AND done_at IS NULL
+                """)
         }
     }
 
@@ -226,6 +232,11 @@ extension PostgresArchive: SharedCrawlArchive {
                 """
                 UPDATE crawls SET listing_worker = NULL, listing_expires_at = NULL
                 WHERE run_id = \(membership.runID) AND listing_worker = \(membership.workerID)
+                """)
+            try await connection.run(
+                """
+                UPDATE crawl_listing_parts SET worker_id = NULL, expires_at = NULL
+                WHERE run_id = \(membership.runID) AND worker_id = \(membership.workerID) AND done_at IS NULL
                 """)
             let status = try await connection.single(
                 String.self, "SELECT status FROM runs WHERE id = \(membership.runID)")
