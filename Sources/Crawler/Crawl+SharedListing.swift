@@ -55,6 +55,7 @@ extension Crawl {
             }
         }
         try await shared.finishListingPart(membership, part: part, lists: lists)
+        events(.listingPart(part: part, users: readers.count))
         return claim
     }
 

@@ -36,6 +36,8 @@ public struct CrawlOptions: Sendable {
 /// Progress of a run, for a live display or `--json` events.
 public enum CrawlEvent: Sendable {
     case listed(users: Int, dialogs: Int)
+    /// A worker of a shared crawl (app scope) read one part of the users' dialog lists: `users` lists.
+    case listingPart(part: Int, users: Int)
     case dialogFinished(id: String, new: Int, edited: Int, done: Int, total: Int)
     case dialogFailed(id: String, reason: String)
     /// App scope: a user's dialog list could not be read after retries; the other users' dialogs go on.

@@ -8,7 +8,8 @@ public final class CrawlReporter: Sendable {
     public enum Mode: Sendable {
         /// A progress line redrawn in place (dialogs done/total, messages, rate, ETA).
         case terminal
-        /// `{"event": ...}` per line: listed, dialog, dialog_failed, tombstones, summary.
+        /// `{"event": ...}` per line: listing_part (a worker of a shared crawl), listed, dialog, dialog_failed,
+        /// dialog_list_failed, tombstones, files, summary.
         case json
         /// Failures and the final summary only (output that is not a terminal: logs, systemd).
         case quiet
@@ -53,7 +54,7 @@ public final class CrawlReporter: Sendable {
                 state.edited += edited
             case .dialogFailed: state.failed += 1
             case .listingFailed: break
-            case .tombstoned, .filesFetched: break
+            case .tombstoned, .filesFetched, .listingPart: break
             }
             return state
         }
@@ -113,6 +114,8 @@ public final class CrawlReporter: Sendable {
                 "event": "dialog", "id": .string(id), "new": .int(new), "edited": .int(edited), "done": .int(done),
                 "total": .int(total),
             ]
+        case .listingPart(let part, let users):
+            ["event": "listing_part", "part": .int(part), "users": .int(users)]
         case .dialogFailed(let id, let reason):
             ["event": "dialog_failed", "id": .string(id), "reason": .string(reason)]
         case .listingFailed(let user, let reason):

@@ -165,8 +165,7 @@ struct CrawlWorkersCommandTests {
 
 extension PostgresConnection {
     /// Every value of a one-column query.
-    fileprivate func rows<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T]
-    {
+    func rows<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] {
         var values: [T] = []
         for try await value in try await self.query(query, logger: PostgresArchive.silent).decode(T.self) {
             values.append(value)
