@@ -77,12 +77,13 @@ extension PostgresArchive {
                     RETURNING id
                     """)
             }
-            for revision in batch.revisions where revision.attachmentsJSON != "[]" {
-                guard let array = try? JSONValue(parsing: Array(revision.attachmentsJSON.utf8)).arrayValue else {
-                    continue
-                }
-                try await indexer.index(array.compactMap { try? Attachment(json: $0) })
-            }
+            try await indexer.index(
+                lists: batch.revisions.compactMap { revision in
+                    guard revision.attachmentsJSON != "[]",
+                        let array = try? JSONValue(parsing: Array(revision.attachmentsJSON.utf8)).arrayValue
+                    else { return nil }
+                    return array.compactMap { try? Attachment(json: $0) }
+                })
             try await Self.importFiles(batch.files, time: time, connection: connection)
             return inserted
         }
@@ -94,51 +95,27 @@ extension PostgresArchive {
     private static func importMessages(
         _ messages: [ArchivedMessage], indexer: PostgresFileIndexer, connection: PostgresConnection
     ) async throws -> Int {
-        var inserted = 0
-        for archived in messages {
+        var batch = ImportMessageBatch()
+        var attachmentLists: [[Attachment]] = []
+        for (index, archived) in messages.enumerated() {
             let raw: JSONValue
             let message: Message
             do {
                 raw = try JSONValue(parsing: archived.raw)
                 message = try Message(json: raw)
             } catch {
-                throw ArchiveError.undecodableItem(kind: "message", index: inserted, reason: "\(error)")
+                throw ArchiveError.undecodableItem(kind: "message", index: index, reason: "\(error)")
             }
             guard message.id == archived.id, message.chatDialogID == archived.dialogID else {
                 throw ArchiveError.messageOutsideDialog(
                     messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: archived.dialogID)
             }
-            let content = MessageContent(message: message, raw: raw)
-            let text = content.message.text
-            let id = SQLiteText.cut(archived.id)
-            let isNew =
-                try await connection.changes(
-                    """
-                    INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
-                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
-                        last_seen_at, edited, deleted_at, hidden_for, deleted_evidence, words, text_folded)
-                    VALUES (\(id), \(SQLiteText.cut(archived.dialogID)), \(message.senderID), \(message.recipientID),
-                        \(message.dateSent), \(message.createdAt), \(message.updatedAt), \(text),
-                        \(content.attachments), \(content.custom), \(content.readIDs), \(content.deliveredIDs),
-                        \(content.raw), \(content.contentHash), \(Int64(archived.firstSeenAt)),
-                        \(Int64(archived.lastSeenAt)), \(archived.edited), \(archived.deletedAt.map(Int64.init)),
-                        \(HiddenFor.encode(archived.hiddenFor)), \(SQLiteText.cut(archived.deletionEvidence)),
-                        \(PostgresWords.vector(of: text))::tsvector, \(PostgresPageWriter.folded(text)))
-                    ON CONFLICT (id) DO NOTHING
-                    RETURNING rowid
-                    """) > 0
+            batch.append(MessageContent(message: message, raw: raw), archived: archived)
             // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
-            try await indexer.index(message.attachments)
-            guard isNew else { continue }
-            inserted += 1
-            for hidden in archived.hiddenFor {
-                try await connection.run(
-                    """
-                    INSERT INTO message_hides (message_id, user_id, observed_at)
-                    VALUES (\(id), \(hidden.user), \(Int64(hidden.since))) ON CONFLICT DO NOTHING
-                    """)
-            }
+            attachmentLists.append(message.attachments)
         }
+        let inserted = try await batch.insert(connection: connection)
+        try await indexer.index(lists: attachmentLists)
         return inserted
     }
 

@@ -1,0 +1,90 @@
+import Archive
+import ArchiveTestSupport
+import Foundation
+import QuickBlox
+import Testing
+
+/// Records restored from a bundle or another archive (``ArchiveWriter/importRecords(_:)``), the same on every
+/// backend: a message repeated in one batch is stored once, as first given, with the hides of that first copy; a
+/// message the archive holds already is left as it is; a later batch adds only what is new.
+@Suite("Import batches on every backend")
+struct ImportBatchTests {
+    static let dialogID = "5f0000000000000000000001"
+
+    static func message(_ n: Int, text: String, hiddenFor: [HiddenFor] = [], edited: Int = 0) -> ArchivedMessage {
+        let id = String(format: "6a%022d", n)
+        let attachments: JSONValue =
+            n % 3 == 0 ? [["type": "image", "id": .string("blob-\(n % 12)"), "name": "p.png"]] : []
+        let raw: JSONValue = [
+            "_id": .string(id), "chat_dialog_id": .string(dialogID), "date_sent": .int(1_700_000_000 + n / 2),
+            "sender_id": .int(100 + n % 4), "message": .string(text), "attachments": attachments,
+        ]
+        return ArchivedMessage(
+            id: id, dialogID: dialogID, senderID: 100 + n % 4, recipientID: nil, dateSent: 1_700_000_000 + n / 2,
+            createdAt: nil, updatedAt: nil, text: text, attachmentsJSON: attachments.jsonString, customJSON: "{}",
+            raw: raw.jsonString, firstSeenAt: 1_700_100_000 + n, lastSeenAt: 1_700_200_000 + n, edited: edited,
+            deletedAt: n % 5 == 4 ? 1_700_300_000 : nil, hiddenFor: hiddenFor,
+            deletionEvidence: n % 5 == 4 ? "gone for everyone" : nil)
+    }
+
+    static func batches() -> [ImportBatch] {
+        var first = ImportBatch()
+        first.dialogs = [
+            ArchivedDialog(
+                id: dialogID, type: 2, name: "g", photo: nil, userID: 100, occupantIDsJSON: "[100,101,102,103]",
+                adminIDsJSON: nil, createdAt: 1_690_000_000, updatedAt: nil, lastMessageDateSent: nil,
+                xmppRoomJID: nil, dataJSON: nil, raw: #"{"_id":"\#(dialogID)","type":2}"#, firstSeenAt: 1,
+                lastSeenAt: 2,
+                deletedAt: nil)
+        ]
+        first.messages = (0..<40).map { n in
+            message(n, text: "word \(n) ß Straße", hiddenFor: n % 7 == 1 ? [HiddenFor(user: 101, since: 5)] : [])
+        }
+        // Repeats in the same batch, with other text and hides: the first copy stands.
+        first.messages += [
+            message(3, text: "changed", hiddenFor: [HiddenFor(user: 102, since: 9)], edited: 2),
+            message(8, text: "changed too", hiddenFor: [HiddenFor(user: 103, since: 9)]),
+        ]
+        var second = ImportBatch()
+        // Already held (left as it is), and new ones.
+        second.messages = [message(1, text: "not this", hiddenFor: [HiddenFor(user: 103, since: 1)])]
+        second.messages += (40..<55).map { message($0, text: "later \($0)") }
+        return [first, second]
+    }
+
+    @Test(arguments: TestBackend.all)
+    func repeatsAndHeldMessagesAreLeftAsTheFirstCopy(backend: TestBackend) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let archive = try await backend.create(directory.path, 1_700_000_000)
+        let written = try await Self.batches().asyncMap { try await archive.importRecords($0) }
+        #expect(written == [1 + 40, 15])
+        #expect(try await archive.importRecords(Self.batches()[1]) == 0, "a batch imported again adds nothing")
+
+        let stored = try await archive.messages(dialogID: Self.dialogID)
+        #expect(stored.map(\.id) == (0..<55).map { Self.message($0, text: "").id })
+        for message in stored {
+            let n = Int(message.id.dropFirst(2))!
+            let expected = n < 40 ? "word \(n) ß Straße" : "later \(n)"
+            #expect(message.text == expected && message.edited == 0, "\(n)")
+            #expect(message.firstSeenAt == 1_700_100_000 + n && message.lastSeenAt == 1_700_200_000 + n)
+            #expect(message.deletedAt == (n % 5 == 4 ? 1_700_300_000 : nil))
+        }
+        // Hidden for user 101: n % 7 == 1, but 29 is tombstoned (deleted for everyone counts as gone, not hidden).
+        #expect(try await archive.hiddenMessageIDs(dialogID: Self.dialogID, for: 101).count == 5)
+        #expect(try await archive.hiddenMessageIDs(dialogID: Self.dialogID, for: 102).isEmpty)
+        #expect(try await archive.hiddenMessageIDs(dialogID: Self.dialogID, for: 103).isEmpty)
+        // The files the attachments name were listed once each, and the word index has the imported text.
+        #expect(try await archive.fileCounts().byStatus.values.reduce(0, +) == 4)
+        #expect(try await backend.problems(archive) == [])
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}
