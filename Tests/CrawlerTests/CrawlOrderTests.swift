@@ -16,7 +16,7 @@ struct CrawlOrderTests {
 
     @Test("Most unread first; ties and unknown counts keep the listing's order", arguments: 0..<20)
     func order(seed: Int) {
-        var random = SplitMix(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let unread = (0..<30).map { _ -> Int? in
             let roll = random.next() % 5
             return roll == 0 ? nil : Int(random.next() % 4) * 100
@@ -32,18 +32,5 @@ struct CrawlOrderTests {
             #expect(a >= b)
             if a == b { #expect(position[left.dialog.id]! < position[right.dialog.id]!) }
         }
-    }
-}
-
-/// A small seeded generator for the test's inputs.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -17,6 +17,19 @@ import Testing
 /// neither order nor size: nothing lost, nothing repeated, nothing live tombstoned.
 @Suite("Pages that are not what was asked for")
 struct PageFaultTests {
+    static let quiet: Logger = {
+        var logger = Logger(label: "pf")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A new SQLite archive in a folder of its own (the caller removes the folder).
+    static func temporaryArchive() throws -> (SQLiteArchive, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (try SQLiteArchive.create(at: directory.appendingPathComponent("a.sqlite").path), directory)
+    }
+
     @Test(
         "Every page faulty, bursts larger than a page: each walk yields exactly the truth, once each",
         arguments: [(1.0, 100, 100), (1.0, 10, 100), (0.5, 25, 25), (1.0, 7, 50)])
@@ -136,12 +149,9 @@ struct PageFaultTests {
             $0.dialogs = 3
             $0.messages = 300
         }) { _, client, _ in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let (archive, directory) = try Self.temporaryArchive()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("a.sqlite").path)
-            var logger = Logger(label: "pf")
-            logger.logLevel = .critical
+            let logger = Self.quiet
             var options = CrawlOptions()
             options.scope = .app
             options.pageSize = 10
@@ -163,12 +173,9 @@ struct PageFaultTests {
             $0.dialogs = 10
             $0.messages = 2000
         }) { emulator, _, hooks in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pf-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let (archive, directory) = try Self.temporaryArchive()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let archive = try SQLiteArchive.create(at: directory.appendingPathComponent("a.sqlite").path)
-            var logger = Logger(label: "pf")
-            logger.logLevel = .critical
+            let logger = Self.quiet
             func crawl(reconcile: Bool) async throws -> CrawlSummary {
                 var configuration = ClientConfiguration(
                     endpoint: "http://localhost:\(hooks.port!)", credentials: .apiKey("k"))
