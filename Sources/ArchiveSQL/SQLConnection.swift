@@ -84,6 +84,9 @@ public protocol SQLConnection {
     var dialect: any SQLDialect { get }
     /// Steps through the rows of `statement`, calling `body` with each (the row is valid during the call).
     func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws
+    /// The engine's plan for `statement` with its arguments bound, one line per step, indented by depth:
+    /// SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN` (which plans without running it).
+    func plan(of statement: SQLFragment) throws -> [String]
 }
 
 extension SQLConnection {

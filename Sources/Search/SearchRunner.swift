@@ -68,6 +68,8 @@ public struct SearchRunner: Sendable {
             write("SQL:")
             write("  " + plan.sql)
             write("arguments: " + plan.arguments.joined(separator: ", "))
+            write("plan (the storage engine's, for these arguments):")
+            for step in plan.steps { write("  " + step) }
         case .results:
             try await results(write: write, note: note)
         }

@@ -53,6 +53,12 @@ struct PostgresCommandTests {
             #expect(exports[0] == exports[1])
             let status = try await CommandRunner.run(["status", "--archive", postgres])
             #expect(status.status == 0, "\(status.stderr)")
+            // --explain shows PostgreSQL's own plan of the statement, with its arguments bound.
+            let explain = try await CommandRunner.run(["search", "--archive", postgres, "meeting", "--explain"])
+            #expect(explain.status == 0, "\(explain.stderr)")
+            #expect(explain.stdout.contains("plan (the storage engine's, for these arguments):\n  "))
+            #expect(explain.stdout.contains("words @@"), "\(explain.stdout)")
+            #expect(explain.stdout.contains("cost="), "\(explain.stdout)")
         }
     }
 

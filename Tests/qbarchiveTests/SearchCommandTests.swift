@@ -49,6 +49,9 @@ struct SearchCommandTests {
             ])
             #expect(explain.status == 0)
             #expect(explain.stdout.contains("message_words MATCH ?"))
+            // SQLite's own plan of that statement: the word index, then the messages by key.
+            #expect(explain.stdout.contains("plan (the storage engine's, for these arguments):\n  "))
+            #expect(explain.stdout.contains("SCAN message_words VIRTUAL TABLE INDEX"), "\(explain.stdout)")
             #expect(explain.stdout.contains("'\"refund\"'"))
             #expect(explain.stdout.contains("GET /chat/Message.json?(no filter)"))
             #expect(explain.stdout.contains("left to filter locally: refund · from:user1"))

@@ -6,11 +6,15 @@ public struct SearchPlan: Sendable, Hashable {
     public var sql: String
     /// The arguments as SQL literals (`'text'`, `42`, `NULL`), for reading, never for execution.
     public var arguments: [String]
+    /// The storage engine's plan for the statement with those arguments, one line per step, indented by depth
+    /// (SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`): which indexes it walks, what it sorts.
+    public var steps: [String]
 
-    public init(summary: String, sql: String, arguments: [String]) {
+    public init(summary: String, sql: String, arguments: [String], steps: [String] = []) {
         self.summary = summary
         self.sql = sql
         self.arguments = arguments
+        self.steps = steps
     }
 }
 

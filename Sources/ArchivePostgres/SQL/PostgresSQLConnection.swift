@@ -17,6 +17,27 @@ struct PostgresSQLConnection: SQLConnection {
     var dialect: any SQLDialect { PostgresDialect() }
 
     func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws {
+        let feed = try RowFeed(connection, try query(statement), logger: logger)
+        defer { feed.finish() }
+        while let batch = try feed.next() {
+            for row in batch { try body(PostgresSQLRow(row: PostgresRandomAccessRow(row))) }
+        }
+    }
+
+    /// `EXPLAIN` cannot be a cursor's statement: it runs as a query of its own (a few lines).
+    func plan(of statement: SQLFragment) throws -> [String] {
+        let explain = try query("EXPLAIN \(statement)")
+        return try RowFeed.hop { [connection, logger] in
+            var lines: [String] = []
+            for try await line in try await connection.query(explain, logger: logger).decode(String.self) {
+                lines.append(line)
+            }
+            return lines
+        }
+    }
+
+    /// `statement` with its values bound as postgres-nio binds them.
+    private func query(_ statement: SQLFragment) throws -> PostgresQuery {
         let (sql, values) = statement.rendered(for: dialect)
         var binds = PostgresBindings(capacity: values.count)
         for value in values {
@@ -28,11 +49,7 @@ struct PostgresSQLConnection: SQLConnection {
             case .blob(let data): try binds.append(ByteBuffer(bytes: data))
             }
         }
-        let feed = try RowFeed(connection, PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
-        defer { feed.finish() }
-        while let batch = try feed.next() {
-            for row in batch { try body(PostgresSQLRow(row: PostgresRandomAccessRow(row))) }
-        }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 }
 

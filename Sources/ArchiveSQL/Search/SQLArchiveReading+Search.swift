@@ -44,7 +44,7 @@ extension SQLArchiveReading {
             let (sql, values) = statement.rendered(for: connection.dialect)
             return SearchPlan(
                 summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name), sql: sql,
-                arguments: values.map(\.literal))
+                arguments: values.map(\.literal), steps: try connection.plan(of: statement))
         }
     }
 

@@ -30,6 +30,21 @@ struct GRDBConnection: SQLConnection {
     }
 }
 
+extension GRDBConnection {
+    func plan(of statement: SQLFragment) throws -> [String] {
+        // Rows are (id, parent, notused, detail); a step's depth is its parent's plus one.
+        var depth: [Int64: Int] = [:]
+        var lines: [String] = []
+        try forEach("EXPLAIN QUERY PLAN \(statement)") { row in
+            let (id, parent): (Int64, Int64) = (row[0], row[1])
+            let level = (depth[parent] ?? -1) + 1
+            depth[id] = level
+            lines.append(String(repeating: "  ", count: level) + (row[3] as String))
+        }
+        return lines
+    }
+}
+
 /// A GRDB row read through the shared reader's primitives.
 struct GRDBRow: SQLRow {
     let row: Row
