@@ -29,9 +29,12 @@ struct PostgresMigrationTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(archives.count == openers)
+        // Each migration is its own transaction behind the advisory lock, so openers may share the work (one
+        // applies v1 and v2, another v3): each migration once, and each opener's own in order.
         #expect(
-            archives.flatMap(\.migratedOnOpen) == ["v1-core", "v2-crawl-workers", "v3-listing-parts"],
+            archives.flatMap(\.migratedOnOpen).sorted() == ["v1-core", "v2-crawl-workers", "v3-listing-parts"],
             "exactly one opener applies each migration")
+        for archive in archives { #expect(archive.migratedOnOpen == archive.migratedOnOpen.sorted()) }
         var identities: Set<ArchiveIdentity> = []
         for archive in archives {
             identities.insert(try await archive.identity())
