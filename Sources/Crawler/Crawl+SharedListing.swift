@@ -14,14 +14,14 @@ extension Crawl {
         _ shared: any SharedCrawlArchive, _ membership: CrawlMembership, worker: WorkerOptions,
         into summary: inout CrawlSummary
     ) async throws -> (targets: [Target], users: Int) {
-        var readers = try await shared.listingReaders(membership)
-        if readers == nil {
-            let users = try await crawlUsers(at: membership.startedAt)
+        let all: [Int]
+        if let published = try await shared.listingReaders(membership) {
+            all = published
+        } else {
+            all = try await crawlUsers(at: membership.startedAt).map(\.id)
             try await shared.publishListingParts(
-                membership, readers: users.map(\.id), partSize: Self.listingPartSize(options.concurrency))
-            readers = users.map(\.id)
+                membership, readers: all, partSize: Self.listingPartSize(options.concurrency))
         }
-        let all = readers ?? []
         listing: while !all.isEmpty {
             switch try await listPart(shared, membership, worker: worker) {
             case .listed: break listing

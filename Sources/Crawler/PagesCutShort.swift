@@ -20,6 +20,7 @@ public struct PagesCutShort: Error, LocalizedError, Sendable, Equatable {
         let position = from.map { "from date_sent \($0) on" } ?? "in all"
         return "dialog \(dialogID): the server counts \(counted) messages \(position) but its pages stopped after "
             + "\(received) (the same short page \(attempts) times) — pages are being cut short by the server or "
-            + "a proxy; what was received is stored, and the next run walks the dialog again"
+            + "a proxy; what was received is stored, and the next run walks the dialog again (if this persists, "
+            + "look at the proxies or caches between qbarchive and the API)"
     }
 }

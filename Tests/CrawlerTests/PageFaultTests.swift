@@ -141,7 +141,7 @@ struct PageFaultTests {
         }
     }
 
-    @Test("A crawl whose pages are always cut short ends partial, naming the dialogs, and loses nothing it stored")
+    @Test("A crawl whose pages are always cut short ends partial, each failed dialog saying its pages are cut short")
     func crawlOfShortPages() async throws {
         try await MessagePagerTests.run({
             $0.pageFaultRate = 1

@@ -34,11 +34,13 @@ extension PostgresArchive {
         let rows = try await client.query(
             "SELECT readers FROM crawl_listing_parts WHERE run_id = \(membership.runID) ORDER BY part",
             logger: Self.silent)
-        var readers: [Int]?
+        var readers: [Int] = []
+        var published = false
         for try await text in rows.decode(String.self) {
-            readers = (readers ?? []) + Self.readers(text)
+            published = true
+            readers.append(contentsOf: Self.readers(text))
         }
-        return readers
+        return published ? readers : nil
     }
 
     public func claimListingPart(_ membership: CrawlMembership, lease: Int) async throws -> ListingPartClaim {
