@@ -84,28 +84,45 @@ public protocol SQLConnection {
     var dialect: any SQLDialect { get }
     /// Steps through the rows of `statement`, calling `body` with each (the row is valid during the call).
     func forEach(_ statement: SQLFragment, _ body: (any SQLRow) throws -> Void) throws
+    /// Calls `body` with the first `limit` rows of `statement` (every row when `nil`), which the backend may
+    /// read to the end before `body` sees the first: for reads that keep the rows they read (``fetchAll(_:_:)``,
+    /// ``fetchOne(_:_:)``). A backend whose cursors cost round trips runs it as one query (PostgreSQL: one round
+    /// trip instead of a cursor's three). `body` may run statements of its own.
+    func forEachCollected(_ statement: SQLFragment, limit: Int?, _ body: (any SQLRow) throws -> Void) throws
     /// The engine's plan for `statement` with its arguments bound, one line per step, indented by depth:
     /// SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN` (which plans without running it).
     func plan(of statement: SQLFragment) throws -> [String]
 }
 
 extension SQLConnection {
+    /// Steps through the cursor of `statement` and ends it after `limit` rows (SQLite's rows cost no round
+    /// trip: collecting them first would only cost memory).
+    public func forEachCollected(
+        _ statement: SQLFragment, limit: Int?, _ body: (any SQLRow) throws -> Void
+    ) throws {
+        guard let limit else { return try forEach(statement, body) }
+        guard limit > 0 else { return }
+        var seen = 0
+        do {
+            try forEach(statement) { row in
+                try body(row)
+                seen += 1
+                if seen == limit { throw FirstRowRead() }
+            }
+        } catch is FirstRowRead {}
+    }
+
     /// Every row of `statement`, decoded.
     public func fetchAll<T>(_ statement: SQLFragment, _ decode: (any SQLRow) throws -> T) throws -> [T] {
         var rows: [T] = []
-        try forEach(statement) { rows.append(try decode($0)) }
+        try forEachCollected(statement, limit: nil) { rows.append(try decode($0)) }
         return rows
     }
 
     /// The first row of `statement`, decoded, or `nil`.
     public func fetchOne<T>(_ statement: SQLFragment, _ decode: (any SQLRow) throws -> T) throws -> T? {
         var first: T?
-        do {
-            try forEach(statement) { row in
-                first = try decode(row)
-                throw FirstRowRead()
-            }
-        } catch is FirstRowRead {}
+        try forEachCollected(statement, limit: 1) { first = try decode($0) }
         return first
     }
 
@@ -140,5 +157,5 @@ public struct SQLTooComplexError: Error, Sendable {
     }
 }
 
-/// Ends a cursor after its first row (``SQLConnection/fetchOne(_:_:)``).
+/// Ends a cursor after the rows asked for (``SQLConnection/forEachCollected(_:limit:_:)``).
 private struct FirstRowRead: Error {}

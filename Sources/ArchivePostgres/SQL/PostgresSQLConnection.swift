@@ -24,6 +24,23 @@ struct PostgresSQLConnection: SQLConnection {
         }
     }
 
+    /// One query instead of a cursor (`DECLARE`, `FETCH`, `CLOSE`: three round trips): its rows are read before
+    /// `body` sees them, so `body` may run statements of its own. After `limit` rows the rest are left unread
+    /// (postgres-nio drains them before the connection's next statement).
+    func forEachCollected(_ statement: SQLFragment, limit: Int?, _ body: (any SQLRow) throws -> Void) throws {
+        if limit == 0 { return }
+        let query = try query(statement)
+        let rows = try RowFeed.hop { [connection, logger] in
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                rows.append(row)
+                if let limit, rows.count == limit { break }
+            }
+            return rows
+        }
+        for row in rows { try body(PostgresSQLRow(row: PostgresRandomAccessRow(row))) }
+    }
+
     /// `EXPLAIN` cannot be a cursor's statement: it runs as a query of its own (a few lines).
     func plan(of statement: SQLFragment) throws -> [String] {
         let explain = try query("EXPLAIN \(statement)")
