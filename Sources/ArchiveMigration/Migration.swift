@@ -54,6 +54,7 @@ public struct Migration: Sendable {
         written += try await copyRecords(budget: budget)
         for table in VerbatimTable.afterRecords { written += try await copy(table, budget: budget) }
         let files = try await copyFiles()
+        try await destination.settleAfterBulkChange()
         let figures = try await verify()
         return Report(adopted: adopted, written: written, filesCopied: files, figures: figures)
     }

@@ -29,6 +29,10 @@ extension SQLiteArchive {
         }
     }
 
+    /// Nothing to do: SQLite has no row visibility to settle, the query compiler steers its plans, and the
+    /// archive keeps no `sqlite_stat1` whose figures could go stale (``ArchiveWriter/settleAfterBulkChange()``).
+    public func settleAfterBulkChange() async throws {}
+
     /// Records how a run ended, with its tallies.
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.

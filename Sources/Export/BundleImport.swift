@@ -84,6 +84,7 @@ public struct BundleImport: Sendable {
                 throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
             }
         }
+        try await archive.settleAfterBulkChange()
         let sizes = reports.flatMap(\.manifest.files).filter {
             restored[$0.sha256] != nil && $0.path.hasPrefix("attachments/")
         }

@@ -53,6 +53,11 @@ struct MigrationTests {
         #expect(there.adopted && there.filesCopied == storedCount)
         #expect(there.figures.allSatisfy { $0.matches })
         #expect(try await postgres.identity() == source.identity())
+        // The destination was analyzed after the copy: its planner counts the rows it holds.
+        let planned = try await postgres.sql.read {
+            try $0.fetchInt("SELECT CAST(reltuples AS bigint) FROM pg_class WHERE relname = 'messages'")
+        }
+        #expect(planned == (try await source.counts().messages))
 
         let back = try SQLiteArchive.create(at: fixture.path("back.sqlite"))
         let again = try await Migration(source: postgres, destination: back).run()

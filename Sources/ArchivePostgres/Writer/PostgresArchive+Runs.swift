@@ -27,7 +27,8 @@ extension PostgresArchive {
             """)
     }
 
-    /// Records how a run ended, with its tallies.
+    /// Records how a run ended, with its tallies, then vacuums and analyzes what the run left unsettled (a
+    /// first crawl: ``settleAfterBulkChange()``).
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.
     public func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
@@ -42,5 +43,6 @@ extension PostgresArchive {
             RETURNING id
             """)
         guard changed == 1 else { throw ArchiveError.unknownRun(id) }
+        try await settleAfterBulkChange()
     }
 }

@@ -208,7 +208,18 @@ extension PostgresArchive: SharedCrawlArchive {
         }
     }
 
+    /// Ends a worker's part in a crawl (and the crawl, when it was the last), then vacuums and
+    /// analyzes what its pages left unsettled (``settleAfterBulkChange()``: a first crawl's searches otherwise read
+    /// rows not yet known visible, planned from figures of an archive a fraction of its size).
     public func leaveCrawl(_ membership: CrawlMembership, report: CrawlWorkerReport) async throws
+        -> SharedCrawlResult?
+    {
+        let result = try await leaveCrawlTransaction(membership, report: report)
+        try await settleAfterBulkChange()
+        return result
+    }
+
+    private func leaveCrawlTransaction(_ membership: CrawlMembership, report: CrawlWorkerReport) async throws
         -> SharedCrawlResult?
     {
         try await transaction { connection in

@@ -1,0 +1,116 @@
+import Archive
+import ArchivePostgres
+import ArchiveTestSupport
+import PostgresNIO
+import QuickBlox
+import Testing
+
+/// The tables after bulk changes: a run that grows the archive leaves it vacuumed and analyzed (a first crawl's
+/// searches otherwise check every row's visibility and are planned from no figures at all); a small run does not
+/// pay for it.
+@Suite(.postgres, .sharedCluster)
+struct PostgresSettleTests {
+    typealias Fixture = ArchiveFixture
+
+    /// What the server knows of `table`: its estimated rows (-1 before any analysis), how often it was analyzed,
+    /// and whether every page was all-visible at its last vacuum.
+    static func planned(_ table: String, in location: PostgresLocation) async throws
+        -> (rows: Int, analyses: Int, settled: Bool)
+    {
+        try await withClient(location) { client in
+            let rows = try await column(
+                client, "SELECT CAST(reltuples AS bigint) FROM pg_class WHERE relname = \(table)", as: Int.self)
+            let analyses = try await column(
+                client, "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = \(table)", as: Int.self)
+            let settled = try await column(
+                client, "SELECT relpages > 0 AND relallvisible = relpages FROM pg_class WHERE relname = \(table)",
+                as: Bool.self)
+            return (rows.first ?? -2, analyses.first ?? -2, settled.first ?? false)
+        }
+    }
+
+    /// Stores `count` messages numbered from `first` as pages of 100 inside one run.
+    static func run(_ archive: PostgresArchive, messages count: Int, from first: Int) async throws {
+        let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
+        for start in stride(from: first, to: first + count, by: 100) {
+            let page = (start..<min(start + 100, first + count)).map {
+                Fixture.message($0, text: "message \($0) about invoices", offset: $0)
+            }
+            _ = try await archive.storeMessages(
+                dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
+                at: Fixture.baseTime)
+        }
+        try await archive.finishRun(run, status: .complete, counts: RunCounts(newMessages: count))
+    }
+
+    @Test(arguments: [300, 2_500])
+    func aRunThatGrowsTheArchiveLeavesItSettled(messages: Int) async throws {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        defer { Task { await archive.close() } }
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        #expect(try await Self.planned("messages", in: location).rows == -1)
+
+        try await Self.run(archive, messages: messages, from: 1)
+        let first = try await Self.planned("messages", in: location)
+        #expect(first.rows == messages && first.settled)
+
+        // A tenth more or less: a run adding 2 % leaves the figures as they were (autovacuum's business)...
+        try await Self.run(archive, messages: messages / 50, from: messages + 1)
+        #expect(try await Self.planned("messages", in: location) == first)
+        // ...one that doubles the archive has it analyzed again.
+        try await Self.run(archive, messages: messages, from: 2 * messages + 1)
+        let second = try await Self.planned("messages", in: location)
+        #expect(second.rows == 2 * messages + messages / 50 && second.settled)
+        #expect(second.analyses == first.analyses + 1)
+    }
+
+    @Test func aWorkerLeavingACrawlThatGrewTheArchiveLeavesItSettled() async throws {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        defer { Task { await archive.close() } }
+        let worker = try await archive.joinCrawl(worker: "a", scope: "app", lease: 60)
+        #expect(try await archive.claimListing(worker, lease: 60) == .yours)
+        let raw: JSONValue = ["_id": .string(Fixture.dialogID), "type": 2]
+        try await archive.publishListing(
+            worker, dialogs: [LeasedDialog(dialogID: Fixture.dialogID, raw: raw, reader: nil, listers: [])], users: 1,
+            listingsFailed: 0)
+        guard case .dialog(let leased, _) = try await archive.claimDialog(worker, lease: 60) else {
+            Issue.record("no dialog to claim")
+            return
+        }
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        for start in stride(from: 1, to: 700, by: 100) {
+            let page = (start..<start + 100).map { Fixture.message($0, text: "worker \($0)", offset: $0) }
+            _ = try await archive.storeMessages(
+                dialogID: leased.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
+                at: Fixture.baseTime)
+        }
+        try await archive.finishDialog(worker, dialogID: leased.dialogID, error: nil)
+        #expect(try await Self.planned("messages", in: location).rows == -1)
+        let report = CrawlWorkerReport(status: .complete, counts: RunCounts(newMessages: 700), error: nil, endedAt: 0)
+        _ = try await archive.leaveCrawl(worker, report: report)
+        let settled = try await Self.planned("messages", in: location)
+        #expect(settled.rows == 700 && settled.settled)
+    }
+
+    @Test func pagesWrittenOutsideARunAreSettledWhenAsked() async throws {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        defer { Task { await archive.close() } }
+        try await archive.settleAfterBulkChange()  // nothing stale: nothing to do, nothing thrown
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        for start in stride(from: 1, to: 1_000, by: 100) {
+            let page = (start..<start + 100).map { Fixture.message($0, text: "imported \($0)", offset: $0) }
+            _ = try await archive.storeMessages(
+                dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: nil, at: Fixture.baseTime)
+        }
+        #expect(try await Self.planned("messages", in: location).rows == -1)
+        try await archive.settleAfterBulkChange()
+        let settled = try await Self.planned("messages", in: location)
+        #expect(settled.rows == 1_000 && settled.settled)
+    }
+}
