@@ -29,8 +29,10 @@ struct PostgresSettleTests {
         }
     }
 
-    /// Stores `count` messages numbered from `first` as pages of 100 inside one run.
-    static func run(_ archive: PostgresArchive, messages count: Int, from first: Int) async throws {
+    /// Stores `count` messages numbered from `first` as pages of 100 inside one run that ends as `status`.
+    static func run(
+        _ archive: PostgresArchive, messages count: Int, from first: Int, status: RunStatus = .complete
+    ) async throws {
         let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
         for start in stride(from: first, to: first + count, by: 100) {
             let page = (start..<min(start + 100, first + count)).map {
@@ -40,7 +42,7 @@ struct PostgresSettleTests {
                 dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
                 at: Fixture.baseTime)
         }
-        try await archive.finishRun(run, status: .complete, counts: RunCounts(newMessages: count))
+        try await archive.finishRun(run, status: status, counts: RunCounts(newMessages: count))
     }
 
     @Test(arguments: [300, 2_500])
@@ -64,6 +66,19 @@ struct PostgresSettleTests {
         let second = try await Self.planned("messages", in: location)
         #expect(second.rows == 2 * messages + messages / 50 && second.settled)
         #expect(second.analyses == first.analyses + 1)
+    }
+
+    @Test func anInterruptedRunExitsWithoutSettling() async throws {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        defer { Task { await archive.close() } }
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        try await Self.run(archive, messages: 1_000, from: 1, status: .interrupted)
+        #expect(try await Self.planned("messages", in: location).rows == -1, "a signal asks for a prompt exit")
+        try await Self.run(archive, messages: 100, from: 1_001, status: .partial)
+        let settled = try await Self.planned("messages", in: location)
+        #expect(settled.rows == 1_100 && settled.settled)
     }
 
     @Test func aWorkerLeavingACrawlThatGrewTheArchiveLeavesItSettled() async throws {

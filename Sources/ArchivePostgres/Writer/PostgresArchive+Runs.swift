@@ -28,7 +28,8 @@ extension PostgresArchive {
     }
 
     /// Records how a run ended, with its tallies, then vacuums and analyzes what the run left unsettled (a
-    /// first crawl: ``settleAfterBulkChange()``).
+    /// first crawl: ``settleAfterBulkChange()``) — unless it was interrupted: a signal asks for a prompt exit,
+    /// and autovacuum gets there later.
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.
     public func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
@@ -43,6 +44,6 @@ extension PostgresArchive {
             RETURNING id
             """)
         guard changed == 1 else { throw ArchiveError.unknownRun(id) }
-        try await settleAfterBulkChange()
+        if status != .interrupted { try await settleAfterBulkChange() }
     }
 }

@@ -6,8 +6,9 @@ extension PostgresArchive {
     ///
     /// Rows a crawl or an import just wrote are on pages not yet marked all-visible, so every read checks each
     /// row's visibility, and the planner plans from figures of the archive before the load (or none). Measured
-    /// here on 100,000 messages just crawled, 8 moderators searching while a crawl writes: 81 searches a second,
-    /// 158 once the messages were vacuumed (docs/performance.md); analyzing alone moved it to 81 from 74.
+    /// here on 100,000 messages just crawled, 8 moderators searching while a crawl writes: 74 searches a second,
+    /// 81 after `ANALYZE` alone, 158 after `VACUUM`; and 91 against 187 with this at the end of the crawl
+    /// (docs/performance.md).
     ///
     /// Unsettled: more than a tenth of a table's pages (plus one) not all-visible as of its last vacuum — a table
     /// that grew, or was never vacuumed. Read from the table's size, which is exact, not from the statistics

@@ -208,14 +208,15 @@ extension PostgresArchive: SharedCrawlArchive {
         }
     }
 
-    /// Ends a worker's part in a crawl (and the crawl, when it was the last), then vacuums and
-    /// analyzes what its pages left unsettled (``settleAfterBulkChange()``: a first crawl's searches otherwise read
-    /// rows not yet known visible, planned from figures of an archive a fraction of its size).
+    /// Ends a worker's part in a crawl (and the crawl, when it was the last), then vacuums and analyzes what its
+    /// pages left unsettled (``settleAfterBulkChange()``: a first crawl's searches otherwise read rows not yet
+    /// known visible, planned from figures of an archive a fraction of its size) — unless the worker was
+    /// interrupted: a signal asks for a prompt exit, and autovacuum gets there later.
     public func leaveCrawl(_ membership: CrawlMembership, report: CrawlWorkerReport) async throws
         -> SharedCrawlResult?
     {
         let result = try await leaveCrawlTransaction(membership, report: report)
-        try await settleAfterBulkChange()
+        if report.status != .interrupted { try await settleAfterBulkChange() }
         return result
     }
 
