@@ -29,11 +29,17 @@ struct PostgresSettleTests {
         }
     }
 
-    /// Stores `count` messages numbered from `first` as pages of 100 inside one run that ends as `status`.
-    static func run(
-        _ archive: PostgresArchive, messages count: Int, from first: Int, status: RunStatus = .complete
-    ) async throws {
-        let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
+    /// A new archive in its own database holding ``ArchiveFixture/dialogID``.
+    static func archive() async throws -> (location: PostgresLocation, archive: PostgresArchive) {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        return (location, archive)
+    }
+
+    /// Stores `count` messages of ``ArchiveFixture/dialogID`` numbered from `first`, as pages of 100.
+    static func store(_ archive: PostgresArchive, messages count: Int, from first: Int) async throws {
         for start in stride(from: first, to: first + count, by: 100) {
             let page = (start..<min(start + 100, first + count)).map {
                 Fixture.message($0, text: "message \($0) about invoices", offset: $0)
@@ -42,16 +48,21 @@ struct PostgresSettleTests {
                 dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
                 at: Fixture.baseTime)
         }
+    }
+
+    /// Stores `count` messages numbered from `first` inside one run that ends as `status`.
+    static func run(
+        _ archive: PostgresArchive, messages count: Int, from first: Int, status: RunStatus = .complete
+    ) async throws {
+        let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
+        try await store(archive, messages: count, from: first)
         try await archive.finishRun(run, status: status, counts: RunCounts(newMessages: count))
     }
 
     @Test(arguments: [300, 2_500])
     func aRunThatGrowsTheArchiveLeavesItSettled(messages: Int) async throws {
-        let location = try await SharedCluster.database()
-        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        let (location, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
-        let dialog = Fixture.dialog(Fixture.dialogID)
-        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
         #expect(try await Self.planned("messages", in: location).rows == -1)
 
         try await Self.run(archive, messages: messages, from: 1)
@@ -69,11 +80,8 @@ struct PostgresSettleTests {
     }
 
     @Test func anInterruptedRunExitsWithoutSettling() async throws {
-        let location = try await SharedCluster.database()
-        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        let (location, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
-        let dialog = Fixture.dialog(Fixture.dialogID)
-        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
         try await Self.run(archive, messages: 1_000, from: 1, status: .interrupted)
         #expect(try await Self.planned("messages", in: location).rows == -1, "a signal asks for a prompt exit")
         try await Self.run(archive, messages: 100, from: 1_001, status: .partial)
@@ -81,9 +89,10 @@ struct PostgresSettleTests {
         #expect(settled.rows == 1_100 && settled.settled)
     }
 
-    @Test func aWorkerLeavingACrawlThatGrewTheArchiveLeavesItSettled() async throws {
-        let location = try await SharedCluster.database()
-        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+    /// A worker that stored a dialog's pages leaves: settled when it ended on its own, not when a signal stopped it.
+    @Test(arguments: [RunStatus.complete, .partial, .interrupted])
+    func aWorkerLeavingACrawlThatGrewTheArchiveSettlesItUnlessInterrupted(status: RunStatus) async throws {
+        let (location, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
         let worker = try await archive.joinCrawl(worker: "a", scope: "app", lease: 60)
         #expect(try await archive.claimListing(worker, lease: 60) == .yours)
@@ -95,34 +104,24 @@ struct PostgresSettleTests {
             Issue.record("no dialog to claim")
             return
         }
-        let dialog = Fixture.dialog(Fixture.dialogID)
-        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
-        for start in stride(from: 1, to: 700, by: 100) {
-            let page = (start..<start + 100).map { Fixture.message($0, text: "worker \($0)", offset: $0) }
-            _ = try await archive.storeMessages(
-                dialogID: leased.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
-                at: Fixture.baseTime)
-        }
+        try await Self.store(archive, messages: 700, from: 1)
         try await archive.finishDialog(worker, dialogID: leased.dialogID, error: nil)
         #expect(try await Self.planned("messages", in: location).rows == -1)
-        let report = CrawlWorkerReport(status: .complete, counts: RunCounts(newMessages: 700), error: nil, endedAt: 0)
+        let report = CrawlWorkerReport(status: status, counts: RunCounts(newMessages: 700), error: nil, endedAt: 0)
         _ = try await archive.leaveCrawl(worker, report: report)
-        let settled = try await Self.planned("messages", in: location)
-        #expect(settled.rows == 700 && settled.settled)
+        let after = try await Self.planned("messages", in: location)
+        if status == .interrupted {
+            #expect(after.rows == -1 && !after.settled)
+        } else {
+            #expect(after.rows == 700 && after.settled)
+        }
     }
 
     @Test func pagesWrittenOutsideARunAreSettledWhenAsked() async throws {
-        let location = try await SharedCluster.database()
-        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        let (location, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
-        try await archive.settleAfterBulkChange()  // nothing stale: nothing to do, nothing thrown
-        let dialog = Fixture.dialog(Fixture.dialogID)
-        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
-        for start in stride(from: 1, to: 1_000, by: 100) {
-            let page = (start..<start + 100).map { Fixture.message($0, text: "imported \($0)", offset: $0) }
-            _ = try await archive.storeMessages(
-                dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: nil, at: Fixture.baseTime)
-        }
+        try await archive.settleAfterBulkChange()  // only the dialog's page: nothing to do, nothing thrown
+        try await Self.store(archive, messages: 1_000, from: 1)
         #expect(try await Self.planned("messages", in: location).rows == -1)
         try await archive.settleAfterBulkChange()
         let settled = try await Self.planned("messages", in: location)
