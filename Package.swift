@@ -428,6 +428,7 @@ let package = Package(
                 "Archive",
                 "ArchivePostgres",
                 "ArchiveSQL",
+                "QueryLanguage",
                 "ArchiveSQLite",
                 "QuickBlox",
                 "TextIndex",

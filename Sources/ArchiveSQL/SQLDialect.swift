@@ -24,6 +24,17 @@ public protocol SQLDialect: Sendable {
     func orderedWordKeys(
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
     ) -> SQLFragment
+    /// A statement returning the key of the `offset`-th match (from 0) among the messages of a key range, newest
+    /// first when asked, walking them in date order no further than fetching every match would cost; no row
+    /// when the walk finds fewer (the reader then asks ``orderedWordKeys(_:atLeast:below:newestFirst:limit:offset:)``).
+    /// `nil` when that statement reads the word index in date order itself (FTS5's doclists): only an index that
+    /// is not in date order needs the walk.
+    func walkedWordKeys(
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
+    ) -> SQLFragment?
+    /// A condition on `messages m`: its ``wordKey`` is one of the keys `keys` selects (one of the word index's
+    /// statements), as the engine best reads a few keys out of many messages.
+    func wordKeyIn(_ keys: SQLFragment) -> SQLFragment
     /// A statement selecting the keys (``messageKey``) of the messages whose text contains `text` through a
     /// substring index, or `nil` when the index cannot answer (too short a text).
     func substringKeys(_ text: String) -> SQLFragment?

@@ -85,7 +85,7 @@ extension SQLArchiveReading {
         var source = SQLFragment.raw(Columns.hitSource)
         if options.sort != .rank, let words = compiler.singleWordQuery(query.root) {
             let keys = try pagedWordKeys(words, options: options, on: connection)
-            condition = "\(raw: dialect.wordKey) IN (\(keys))" + (options.after == nil ? "" : " AND \(cursor(options))")
+            condition = dialect.wordKeyIn(keys) + (options.after == nil ? "" : " AND \(cursor(options))")
         } else if try prefersDateScan(query, compiler: compiler, options: options, on: connection) {
             source = .raw(Columns.hitSource.replacingOccurrences(of: "messages m ", with: dialect.messagesByDate + " "))
         }
@@ -138,10 +138,19 @@ extension SQLArchiveReading {
                 (atLeast, edgeAtLeast) = (second.lowerBound, second.upperBound)
             }
         }
-        let edge = try connection.fetchOne(
-            dialect.orderedWordKeys(
-                query, atLeast: edgeAtLeast, below: edgeBelow, newestFirst: newest, limit: 1,
-                offset: options.limit + options.offset - 1), { $0[0] as Int64 })
+        let edgeOffset = options.limit + options.offset - 1
+        var edge: Int64?
+        if let walk = dialect.walkedWordKeys(
+            query, atLeast: edgeAtLeast, below: edgeBelow, newestFirst: newest, offset: edgeOffset)
+        {
+            edge = try connection.fetchOne(walk, { $0[0] as Int64 })
+        }
+        if edge == nil {
+            edge = try connection.fetchOne(
+                dialect.orderedWordKeys(
+                    query, atLeast: edgeAtLeast, below: edgeBelow, newestFirst: newest, limit: 1, offset: edgeOffset),
+                { $0[0] as Int64 })
+        }
         if let edge {
             let second = dialect.dateKeys(secondOf: edge)
             if newest { atLeast = second.lowerBound } else { below = second.upperBound }

@@ -50,6 +50,13 @@ public struct SQLiteDialect: SQLDialect {
         return statement
     }
 
+    /// No walk: ``orderedWordKeys(_:atLeast:below:newestFirst:limit:offset:)`` reads FTS5's doclists in date order.
+    public func walkedWordKeys(
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
+    ) -> SQLFragment? { nil }
+
+    public func wordKeyIn(_ keys: SQLFragment) -> SQLFragment { "\(raw: wordKey) IN (\(keys))" }
+
     /// The trigram index answers patterns of three folded scalars or more (one quoted string, which the index's
     /// tokenizer cuts into the same trigrams as the text).
     public func substringKeys(_ text: String) -> SQLFragment? {

@@ -1,0 +1,126 @@
+import Archive
+import ArchivePostgres
+import ArchiveSQL
+import ArchiveTestSupport
+import Foundation
+import PostgresNIO
+import QueryLanguage
+import QuickBlox
+import Testing
+
+/// A page of a words-only search on PostgreSQL: the date index is walked no further than fetching every hit
+/// would cost, then the word index's hits are fetched and sorted. A word in no message, or only in the oldest
+/// ones, once walked the whole date index (3.6 s at a million messages); the pages must be what they were.
+@Suite(.postgres, .sharedCluster)
+struct PostgresWordWalkTests {
+    typealias Fixture = ArchiveFixture
+    static let messages = 3_000
+
+    /// The words of message `number` (1 is the oldest): `every` in all, `tenth` in one in ten, `oldest` in the
+    /// first 30 only (past any walk from the newest end), `newest` in the last 30 only (past any walk from the
+    /// oldest end), `nowhere` in none.
+    static func words(_ number: Int) -> [String] {
+        var words = ["every"]
+        if number % 10 == 0 { words.append("tenth") }
+        if number <= 30 { words.append("oldest") }
+        if number > messages - 30 { words.append("newest") }
+        return words
+    }
+
+    /// An archive of ``messages`` messages, one a second, analyzed as a crawl leaves it, and open.
+    static func archive() async throws -> (location: PostgresLocation, archive: PostgresArchive) {
+        let location = try await SharedCluster.database()
+        let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
+        let dialog = Fixture.dialog(Fixture.dialogID)
+        _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
+        let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
+        for start in stride(from: 1, through: messages, by: 500) {
+            let page = (start..<min(start + 500, messages + 1)).map {
+                Fixture.message($0, text: Self.words($0).joined(separator: " "), offset: $0)
+            }
+            _ = try await archive.storeMessages(
+                dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
+                at: Fixture.baseTime)
+        }
+        try await archive.finishRun(run, status: .complete, counts: RunCounts(newMessages: messages))
+        return (location, archive)
+    }
+
+    /// The numbers of the messages with `word`, in the order asked.
+    static func expected(_ word: String, sort: SearchOptions.Sort) -> [Int] {
+        let numbers = (1...messages).filter { words($0).contains(word) }
+        return sort == .oldest ? numbers : numbers.reversed()
+    }
+
+    @Test func pagesOfFrequentRareAndMissingWordsAreTheMatchesInOrder() async throws {
+        let (_, archive) = try await Self.archive()
+        defer { Task { await archive.close() } }
+        for word in ["every", "tenth", "oldest", "newest", "nowhere", "oldest OR newest"] {
+            let query = try QueryParser(now: Fixture.baseTime).parse(word)
+            let alternatives = word.components(separatedBy: " OR ")
+            for sort in [SearchOptions.Sort.newest, .oldest] {
+                let all = Array(
+                    Set(alternatives.flatMap { Self.expected($0, sort: sort) })
+                ).sorted { sort == .oldest ? $0 < $1 : $0 > $1 }.map { Fixture.objectID($0) }
+                for (limit, offset) in [(20, 0), (7, 5), (20, 25), (3, 2_995)] {
+                    let page = try await archive.search(
+                        query, options: SearchOptions(limit: limit, offset: offset, sort: sort))
+                    #expect(
+                        page.map(\.message.id) == Array(all.dropFirst(offset).prefix(limit)),
+                        "\(word), \(sort), \(limit) from \(offset)")
+                }
+                // Keyset pages, as `search --all` reads them: every match once, in order.
+                var seen: [String] = []
+                var after: SearchCursor?
+                repeat {
+                    let page = try await archive.search(
+                        query, options: SearchOptions(limit: 13, sort: sort, after: after))
+                    seen += page.map(\.message.id)
+                    after = page.last.map { SearchCursor(dateSent: $0.message.dateSent, messageID: $0.message.id) }
+                } while after != nil && seen.count < all.count + 13
+                #expect(seen == all, "\(word), \(sort), keyset pages")
+            }
+        }
+    }
+
+    /// The walk stops: a word in no message reads about √(20 × 3,000) ≈ 245 messages by the date index, not all
+    /// of them (the server's per-table counters, flushed when the archive's connections end).
+    @Test func aWordInNoMessageWalksABoundedPartOfTheDateIndex() async throws {
+        let (location, built) = try await Self.archive()
+        await built.close()
+        let query = try QueryParser(now: Fixture.baseTime).parse("nowhere")
+        let before = try await Self.messagesFetchedByIndex(location)
+        let archive = try await PostgresArchive.open(location, readOnly: true)
+        let page = try await archive.search(query, options: SearchOptions(limit: 20))
+        await archive.close()
+        #expect(page.isEmpty)
+        let read = try await Self.messagesFetchedByIndex(location, after: before) - before
+        #expect(read > 0 && read < Self.messages / 4, "\(read) messages read by index")
+    }
+
+    /// Rows of `messages` fetched by index scans so far, once every other connection to the database ended
+    /// (a backend writes its counters as it exits); when `after` is given, waits until the figure moved past it.
+    static func messagesFetchedByIndex(_ location: PostgresLocation, after: Int? = nil) async throws -> Int {
+        try await withClient(location) { client in
+            for _ in 0..<200 {
+                let others = try await column(
+                    client,
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid()
+                    """, as: Int.self)
+                _ = try await column(client, "SELECT pg_stat_clear_snapshot()::text", as: String.self)
+                let fetched =
+                    try await column(
+                        client,
+                        "SELECT CAST(COALESCE(idx_tup_fetch, 0) AS bigint) FROM pg_stat_user_tables WHERE relname = 'messages'",
+                        as: Int.self
+                    ).first ?? 0
+                if others.first == 0, after.map({ fetched > $0 }) ?? true { return fetched }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("the counters of the messages table did not move")
+            return 0
+        }
+    }
+}
