@@ -32,6 +32,13 @@ public protocol SQLDialect: Sendable {
     func walkedWordKeys(
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
     ) -> SQLFragment?
+    /// The share of the messages the engine's planner assumes, at most, for a word its statistics do not list
+    /// (PostgreSQL: 0.5 %), for which it may walk every message; `nil` when the planner asks the word index
+    /// itself (SQLite's, FTS5). A page of such words and other conditions fetches the words' hits first when
+    /// they are few.
+    var unlistedWordShare: Double? { get }
+    /// The rows the engine's plan (``SQLConnection/plan(of:)``) of a statement estimates it returns, when it says.
+    func estimatedRows(plan: [String]) -> Double?
     /// A condition on `messages m`: its ``wordKey`` is one of the keys `keys` selects (one of the word index's
     /// statements), as the engine best reads a few keys out of many messages.
     func wordKeyIn(_ keys: SQLFragment) -> SQLFragment

@@ -18,31 +18,34 @@ struct PostgresWordWalkTests {
 
     /// The words of message `number` (1 is the oldest): `every` in all, `tenth` in one in ten, `oldest` in the
     /// first 30 only (past any walk from the newest end), `newest` in the last 30 only (past any walk from the
-    /// oldest end), `nowhere` in none.
-    static func words(_ number: Int) -> [String] {
+    /// oldest end), `few` in five in the middle, `nowhere` in none.
+    static func words(_ number: Int, of total: Int = messages) -> [String] {
         var words = ["every"]
         if number % 10 == 0 { words.append("tenth") }
         if number <= 30 { words.append("oldest") }
-        if number > messages - 30 { words.append("newest") }
+        if (1_500..<1_505).contains(number) { words.append("few") }
+        if number > total - 30 { words.append("newest") }
         return words
     }
 
     /// An archive of ``messages`` messages, one a second, analyzed as a crawl leaves it, and open.
-    static func archive() async throws -> (location: PostgresLocation, archive: PostgresArchive) {
+    static func archive(messages total: Int = messages) async throws
+        -> (location: PostgresLocation, archive: PostgresArchive)
+    {
         let location = try await SharedCluster.database()
         let archive = try await PostgresArchive.open(location, now: Fixture.baseTime)
         let dialog = Fixture.dialog(Fixture.dialogID)
         _ = try await archive.storeDialogs([(dialog, dialog.json)], observedAt: Fixture.baseTime)
         let run = try await archive.beginRun(scope: "app", query: nil, at: Fixture.baseTime)
-        for start in stride(from: 1, through: messages, by: 500) {
-            let page = (start..<min(start + 500, messages + 1)).map {
-                Fixture.message($0, text: Self.words($0).joined(separator: " "), offset: $0)
+        for start in stride(from: 1, through: total, by: 500) {
+            let page = (start..<min(start + 500, total + 1)).map {
+                Fixture.message($0, text: Self.words($0, of: total).joined(separator: " "), offset: $0)
             }
             _ = try await archive.storeMessages(
                 dialogID: Fixture.dialogID, rawItems: page.map(\.json), cursor: CrawlCursor().advanced(over: page),
                 at: Fixture.baseTime)
         }
-        try await archive.finishRun(run, status: .complete, counts: RunCounts(newMessages: messages))
+        try await archive.finishRun(run, status: .complete, counts: RunCounts(newMessages: total))
         return (location, archive)
     }
 
@@ -55,7 +58,7 @@ struct PostgresWordWalkTests {
     @Test func pagesOfFrequentRareAndMissingWordsAreTheMatchesInOrder() async throws {
         let (_, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
-        for word in ["every", "tenth", "oldest", "newest", "nowhere", "oldest OR newest"] {
+        for word in ["every", "tenth", "oldest", "newest", "few", "nowhere", "oldest OR newest"] {
             let query = try QueryParser(now: Fixture.baseTime).parse(word)
             let alternatives = word.components(separatedBy: " OR ")
             for sort in [SearchOptions.Sort.newest, .oldest] {
@@ -83,6 +86,49 @@ struct PostgresWordWalkTests {
         }
     }
 
+    /// A word and another condition (here a date): the words' hits are fetched first when they are few, the
+    /// rest left to the planner; either way the page is the matches in order.
+    @Test func pagesOfWordsWithADateAreTheMatchesInOrder() async throws {
+        let (_, archive) = try await Self.archive()
+        defer { Task { await archive.close() } }
+        let parser = QueryParser(now: Fixture.baseTime)
+        for word in ["every", "tenth", "oldest", "newest", "few", "nowhere", "tenth every"] {
+            for (filter, numbers) in [
+                ("date_sent[gt]=\(Fixture.baseTime + 1_000)", 1_001...Self.messages),
+                ("date_sent[lt]=\(Fixture.baseTime + 2_990)", 1...2_989),
+            ] {
+                let query = try parser.parse("\(filter) \(word)")
+                let required = word.split(separator: " ").map(String.init)
+                let matching = numbers.filter { number in required.allSatisfy { Self.words(number).contains($0) } }
+                for sort in [SearchOptions.Sort.newest, .oldest] {
+                    let all = (sort == .oldest ? matching : matching.reversed()).map { Fixture.objectID($0) }
+                    for (limit, offset) in [(20, 0), (5, 27)] {
+                        let page = try await archive.search(
+                            query, options: SearchOptions(limit: limit, offset: offset, sort: sort))
+                        #expect(
+                            page.map(\.message.id) == Array(all.dropFirst(offset).prefix(limit)),
+                            "\(filter) \(word), \(sort), \(limit) from \(offset)")
+                    }
+                    #expect(try await archive.count(query) == matching.count, "\(filter) \(word)")
+                }
+            }
+        }
+    }
+
+    /// Beside a date, a word the planner estimates no more often than a word its statistics do not list (in no
+    /// message, in five) has its few hits fetched by key; one in 1 % of the messages or more (in the oldest 30,
+    /// in one in ten, in every one) is left to the planner, which knows how frequent it is.
+    /// (Whether PostgreSQL would walk the date index for the first depends on the archive's size: at a
+    /// million messages it did, for 1.4 s; the statement is what the test can check at any size.)
+    @Test(arguments: [("nowhere", true), ("few", true), ("oldest", false), ("every", false), ("tenth", false)])
+    func aRareWordBesideADateIsFetchedByKey(word: String, byKey: Bool) async throws {
+        let (_, archive) = try await Self.archive()
+        defer { Task { await archive.close() } }
+        let query = try QueryParser(now: Fixture.baseTime).parse("date_sent[gt]=\(Fixture.baseTime + 10) \(word)")
+        let plan = try await archive.explain(query, options: SearchOptions(limit: 20), zone: .gmt)
+        #expect(plan.sql.contains("m.date_key = ANY(ARRAY(") == byKey, "\(plan.sql)")
+    }
+
     /// The walk stops: a word in no message reads about √(20 × 3,000) ≈ 245 messages by the date index, not all
     /// of them (the server's per-table counters, flushed when the archive's connections end).
     @Test func aWordInNoMessageWalksABoundedPartOfTheDateIndex() async throws {
@@ -94,13 +140,13 @@ struct PostgresWordWalkTests {
         let page = try await archive.search(query, options: SearchOptions(limit: 20))
         await archive.close()
         #expect(page.isEmpty)
-        let read = try await Self.messagesFetchedByIndex(location, after: before) - before
-        #expect(read > 0 && read < Self.messages / 4, "\(read) messages read by index")
+        let read = try await Self.messagesFetchedByIndex(location) - before
+        #expect(read < Self.messages / 4, "\(read) messages read by index")
     }
 
     /// Rows of `messages` fetched by index scans so far, once every other connection to the database ended
-    /// (a backend writes its counters as it exits); when `after` is given, waits until the figure moved past it.
-    static func messagesFetchedByIndex(_ location: PostgresLocation, after: Int? = nil) async throws -> Int {
+    /// (a backend writes its counters as it exits, before it leaves `pg_stat_activity`).
+    static func messagesFetchedByIndex(_ location: PostgresLocation) async throws -> Int {
         try await withClient(location) { client in
             for _ in 0..<200 {
                 let others = try await column(
@@ -116,10 +162,10 @@ struct PostgresWordWalkTests {
                         "SELECT CAST(COALESCE(idx_tup_fetch, 0) AS bigint) FROM pg_stat_user_tables WHERE relname = 'messages'",
                         as: Int.self
                     ).first ?? 0
-                if others.first == 0, after.map({ fetched > $0 }) ?? true { return fetched }
+                if others.first == 0 { return fetched }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            Issue.record("the counters of the messages table did not move")
+            Issue.record("connections to the archive were still open after 10 s")
             return 0
         }
     }

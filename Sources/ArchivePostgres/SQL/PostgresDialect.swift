@@ -63,6 +63,17 @@ public struct PostgresDialect: SQLDialect {
             """
     }
 
+    /// `DEFAULT_TS_MATCH_SEL`: `tsquerysel` estimates a lexeme missing from the column's most common elements
+    /// at the smaller of 0.5 % and half the rarest listed one's frequency; for a rare word and a date range the
+    /// planner then walks the date index, testing every message.
+    public var unlistedWordShare: Double? { 0.005 }
+
+    /// The top node's `rows=` of `EXPLAIN`'s text.
+    public func estimatedRows(plan: [String]) -> Double? {
+        guard let top = plan.first, let start = top.range(of: " rows=") else { return nil }
+        return Double(top[start.upperBound...].prefix { $0.isNumber })
+    }
+
     /// The keys as an array computed first (an init plan of the GIN index's hits), then fetched by the
     /// `date_key` index: with `IN`, the planner may walk every message in date order probing each against the
     /// words when the statement sorts and limits (seconds for a rare word at a million messages).

@@ -55,6 +55,11 @@ public struct SQLiteDialect: SQLDialect {
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
     ) -> SQLFragment? { nil }
 
+    public var unlistedWordShare: Double? { nil }
+
+    /// `EXPLAIN QUERY PLAN` gives no row counts.
+    public func estimatedRows(plan: [String]) -> Double? { nil }
+
     public func wordKeyIn(_ keys: SQLFragment) -> SQLFragment { "\(raw: wordKey) IN (\(keys))" }
 
     /// The trigram index answers patterns of three folded scalars or more (one quoted string, which the index's
