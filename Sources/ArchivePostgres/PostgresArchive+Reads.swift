@@ -8,8 +8,8 @@ extension PostgresArchive {
         try await sql.read { connection in try connection.fetchInt("SELECT MAX(rowid) FROM messages") ?? 0 }
     }
 
-    /// A value that changes whenever archived data may have, read in constant time (the largest keys and the
-    /// latest run), as the SQLite archive's: for caches of derived figures.
+    /// A value that changes whenever archived data may have, read in constant time (the largest keys, the
+    /// latest run and the latest erasure), as the SQLite archive's: for caches of derived figures.
     public func changeMarker() async throws -> String {
         try await sql.read { connection in
             let marker = try connection.fetchOne(
@@ -17,9 +17,10 @@ extension PostgresArchive {
                 SELECT (SELECT MAX(rowid) FROM messages), (SELECT MAX(id) FROM message_revisions),
                        (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM dialogs),
                        (SELECT id || ':' || status || ':' || COALESCE(CAST(ended_at AS text), '') FROM runs
-                        ORDER BY id DESC LIMIT 1)
+                        ORDER BY id DESC LIMIT 1),
+                       (SELECT MAX(id) FROM erasures)
                 """
-            ) { row in (0..<5).map { row.text($0) ?? "-" }.joined(separator: "/") }
+            ) { row in (0..<6).map { row.text($0) ?? "-" }.joined(separator: "/") }
             return marker ?? "-"
         }
     }

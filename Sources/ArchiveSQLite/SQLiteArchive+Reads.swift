@@ -11,10 +11,12 @@ extension SQLiteArchive {
 
     /// A value that changes whenever archived data may have: for caches of derived figures.
     ///
-    /// Read in constant time (the largest rowids and the latest run), unlike ``counts()``, which scans:
-    /// messages and revisions are only ever appended, and every other change (edits of read marks,
-    /// tombstones, users, dialogs) happens inside a crawl run, whose row changes when it starts and ends;
-    /// an import appends messages.
+    /// Read in constant time (the largest rowids, the latest run and the latest erasure), unlike ``counts()``,
+    /// which scans: messages and revisions are only ever appended, every other change a crawl makes (edits of
+    /// read marks, tombstones, hides, users, dialogs) happens inside a crawl run, whose row changes when it
+    /// starts and ends, an import appends messages, and an erasure or a retention purge, made outside any run,
+    /// adds to the erasure register (a served dashboard once kept an erased person's figures and login until
+    /// the next crawl).
     public func changeMarker() async throws -> String {
         try await reading { db in
             let row = try Row.fetchOne(
@@ -23,9 +25,10 @@ extension SQLiteArchive {
                     SELECT (SELECT MAX(rowid) FROM messages), (SELECT MAX(rowid) FROM message_revisions),
                            (SELECT MAX(rowid) FROM users), (SELECT COUNT(*) FROM dialogs),
                            (SELECT id || ':' || status || ':' || COALESCE(ended_at, '') FROM runs
-                            ORDER BY id DESC LIMIT 1)
+                            ORDER BY id DESC LIMIT 1),
+                           (SELECT MAX(id) FROM erasures)
                     """)
-            return (0..<5).map { index in row.flatMap { $0[index] as DatabaseValue? }?.description ?? "-" }
+            return (0..<6).map { index in row.flatMap { $0[index] as DatabaseValue? }?.description ?? "-" }
                 .joined(separator: "/")
         }
     }

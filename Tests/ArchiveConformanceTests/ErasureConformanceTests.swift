@@ -34,6 +34,23 @@ struct ErasureConformanceTests {
         .sentBefore(F.baseTime + 3, keeping: [F.objectID(1)]),
     ]
 
+    /// Caches of derived figures (the served dashboard's) are keyed by the change marker: an erasure or a
+    /// retention purge, made outside any crawl run, must move it, or an erased person's figures and login stay
+    /// on screen until the next crawl. A dry run changes nothing and moves nothing.
+    @Test(arguments: TestBackend.all, [0, 1, 2, 3])
+    func everyErasureMovesTheChangeMarker(backend: TestBackend, which: Int) async throws {
+        let fixture = try await Self.filled(backend)
+        let before = try await fixture.archive.changeMarker()
+        _ = try await fixture.archive.erase(Self.targets[which], reason: "case 1", dryRun: true, at: F.baseTime + 100)
+        #expect(try await fixture.archive.changeMarker() == before)
+        _ = try await fixture.archive.erase(Self.targets[which], reason: "case 1", dryRun: false, at: F.baseTime + 100)
+        let erased = try await fixture.archive.changeMarker()
+        #expect(erased != before)
+        _ = try await fixture.archive.erase(
+            .message(id: F.objectID(9)), reason: "case 2", dryRun: false, at: F.baseTime + 200)
+        #expect(try await fixture.archive.changeMarker() != erased)
+    }
+
     @Test(arguments: TestBackend.all, [0, 1, 2, 3])
     func nothingErasedIsFoundOrExportedAndSkeletonsStay(backend: TestBackend, which: Int) async throws {
         let target = Self.targets[which]

@@ -162,6 +162,26 @@ struct APITests {
         }
     }
 
+    /// The dashboard's figures are cached until the archive changes; an erasure, made outside any crawl, is a
+    /// change: the erased person's login and name leave the served stats at once, not at the next crawl.
+    @Test func anErasureReachesTheServedStatsAtOnce() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try await fixture.serve { client in
+            let senders = { (response: TestResponse) throws -> [JSONValue] in
+                try response.json["top_senders"]?.arrayValue ?? []
+            }
+            let alice = { (sender: JSONValue) in sender["login"] == .string("user2") }
+            let before = try senders(try await client.execute(uri: "/api/stats", method: .get))
+            #expect(before.contains(where: alice))
+            let writer = try SQLiteArchive.open(at: fixture.archivePath)
+            _ = try await writer.erase(.user("100002"), reason: "GDPR request", dryRun: false, at: ArchiveTime.now())
+            let after = try senders(try await client.execute(uri: "/api/stats", method: .get))
+            #expect(after.count == before.count && !after.contains(where: alice), "\(after)")
+            #expect(!after.contains { $0["full_name"] == .string("Alice Martin") })
+        }
+    }
+
     @Test func everySearchAndViewIsAudited() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
