@@ -184,6 +184,7 @@ search_row "ctn, trigram index" 'message ctn "bit.ly"'
 search_row "ctn, 2 characters (scan)" 'message ctn "C#"'
 search_row "sender and month" "from:user7 date in 2025-03"
 search_row "word and sender" "refund sender_id = 100003"
+search_row "word within a month" "invoice date in 2025-12"
 search_row "word inside a Chinese run" "北京"
 search_row "Greek, accents and case folded" "καλημερα"
 search_row "Arabic word" "مرحبا"
@@ -431,7 +432,9 @@ $search_rows
 
 A query of words, phrases and prefixes only (with \`and\`, \`or\`, \`not\`) reads its page from the word index,
 which lists each word's messages in date order (\`messages.date_key\`, docs/archive-schema.md): the newest page is
-read from the end of each list, whatever the number of hits. Other queries that the full-text indexes answer
+read from the end of each list, whatever the number of hits; words within a period of the sending date
+(\`after:\`, \`before:\`, \`on:\`, \`date in 2025-12\`) read the same lists as a range of their keys, and are counted from
+them. Other queries that the full-text indexes answer
 alone (\`message ctn\` of 3+ characters, \`has:link\`) are counted from the indexes, without reading a message;
 when they match many messages the newest are found by walking the date index, otherwise every hit is fetched
 and sorted (\`pagedWordKeys\` and \`prefersDateScan\` in \`Sources/ArchiveSQL/Search/SQLArchiveReading+Search.swift\`).

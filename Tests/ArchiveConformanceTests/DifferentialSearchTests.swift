@@ -58,6 +58,46 @@ struct DifferentialSearchTests {
     }
 }
 
+/// Words within periods of `date_sent` (`after:`, `before:`, `on:`): the word index reads them as a range of its
+/// date-ordered keys; sets, counts, pages at offsets and keyset pages in both orders must be the reference's.
+@Suite("Search differential, words in a period")
+struct WordsInPeriodTests {
+    @Test(arguments: TestBackend.all, [8, 9] as [UInt64])
+    func wordsInAPeriodAgreeOnCountsPagesAndKeysetPages(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400, backend: backend)
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SeededRandom(seed: seed * 31_337)
+        var generator = QueryGenerator(corpus: corpus)
+        var nonEmpty = 0
+        for _ in 0..<80 {
+            let expression = generator.wordsInPeriod(&random)
+            let query = Query(source: "", root: expression)
+            let oldest = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
+                .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }.map(\.id)
+            #expect(try await corpus.archive.count(query) == oldest.count, "\(expression)")
+            for sort in [SearchOptions.Sort.newest, .oldest] {
+                let expected = sort == .oldest ? oldest : oldest.reversed()
+                let offset = Int(random.next() % 4)
+                let page = try await corpus.archive.search(
+                    query, options: SearchOptions(limit: 3, offset: offset, sort: sort))
+                #expect(page.map(\.message.id) == Array(expected.dropFirst(offset).prefix(3)), "\(sort) \(expression)")
+                var seen: [String] = []
+                var options = SearchOptions(limit: 1 + Int(random.next() % 5), sort: sort)
+                while true {
+                    let page = try await corpus.archive.search(query, options: options)
+                    seen += page.map(\.message.id)
+                    guard page.count == options.limit, let last = page.last, seen.count <= expected.count else { break }
+                    options.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
+                }
+                #expect(seen == expected, "keyset \(sort) \(expression)")
+            }
+            if oldest.count > 3 { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 15)
+    }
+}
+
 /// Keyset paging (what `search --all` reads): page after page after the last result, newest and oldest first,
 /// the pages together are every match exactly once, in order — for word queries (read from the word index in
 /// date order) and any other.
@@ -119,6 +159,27 @@ struct QueryGenerator {
         case 3: return .or((0..<2 + Int(random.next() % 2)).map { _ in fullTextExpression(depth: depth + 1, &random) })
         default: return .not(fullTextExpression(depth: depth + 1, &random))
         }
+    }
+
+    /// Words (alone, several, with an exclusion, or alternatives) and one or two `date_sent` periods under one
+    /// `and`: the queries whose pages and counts the word index reads as a range of its date-ordered keys.
+    mutating func wordsInPeriod(_ random: inout SeededRandom) -> QueryExpression {
+        var children: [QueryExpression]
+        switch random.next() % 4 {
+        case 0: children = [.text(textTerm(&random))]
+        case 1: children = [.text(textTerm(&random)), .text(textTerm(&random))]
+        case 2: children = [.text(textTerm(&random)), .not(.text(textTerm(&random)))]
+        default: children = [.or([.text(textTerm(&random)), .text(textTerm(&random))])]
+        }
+        let operators: [FilterOperator] = [
+            .equal, .in, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual,
+        ]
+        for _ in 0..<1 + Int(random.next() % 2) {
+            let predicate = QueryPredicate(
+                field: .dateSent, op: pick(operators, &random), values: [period(&random)], range: 0..<1)
+            children.insert(.predicate(predicate), at: Int(random.next() % UInt64(children.count + 1)))
+        }
+        return .and(children)
     }
 
     private func pick<T>(_ items: [T], _ random: inout SeededRandom) -> T {

@@ -64,7 +64,7 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// `DEFAULT_TS_MATCH_SEL`: `tsquerysel` estimates a lexeme missing from the column's most common elements
-    /// at the smaller of 0.5 % and half the rarest listed one's frequency; for a rare word and a date range the
+    /// at the smaller of 0.5 % and half the rarest listed one's frequency; for a rare word beside a condition the
     /// planner then walks the date index, testing every message.
     public var unlistedWordShare: Double? { 0.005 }
 

@@ -102,6 +102,53 @@ extension SearchCompiler {
         }
     }
 
+    /// A words-only query (``singleWordQuery(_:)``), or one within a period of `date_sent` (`after:`, `before:`,
+    /// `on:`, `date_sent[gt]=…`): its word query and the range of word keys the period spans (``SQLDialect/wordKey``
+    /// is in date order, so the word index reads a period as a range of its keys and counts it without reading a
+    /// row). `nil` for anything else, and for a period ending at the ends of the keys' dates (1970, 2514), where
+    /// dates outside share keys.
+    func wordQueryInPeriod(_ expression: QueryExpression) -> (words: WordQuery, atLeast: Int64?, below: Int64?)? {
+        if let words = singleWordQuery(expression) { return (words, nil, nil) }
+        guard case .and(let children) = expression else { return nil }
+        var rest: [QueryExpression] = []
+        var first: Int?
+        var end: Int?
+        for child in children {
+            guard case .predicate(let predicate) = child, predicate.field == .dateSent else {
+                rest.append(child)
+                continue
+            }
+            guard let (from, to) = Self.seconds(predicate) else { return nil }
+            if let from { first = max(first ?? from, from) }
+            if let to { end = min(end ?? to, to) }
+        }
+        guard !rest.isEmpty, rest.count < children.count,
+            let words = singleWordQuery(rest.count == 1 ? rest[0] : .and(rest))
+        else { return nil }
+        return (
+            words, first.map { dialect.dateKeys(sentAt: $0).lowerBound },
+            end.map { dialect.dateKeys(sentAt: $0).lowerBound }
+        )
+    }
+
+    /// The seconds a `date_sent` comparison keeps, `[from, to)`, either end open; `nil` when it is no single range,
+    /// or an end lies where the word keys clamp dates.
+    private static func seconds(_ predicate: QueryPredicate) -> (from: Int?, to: Int?)? {
+        guard predicate.values.count == 1, case .period(let start, let end) = predicate.values[0] else { return nil }
+        let range: (from: Int?, to: Int?)
+        switch predicate.op {
+        case .lessThan: range = (nil, start)
+        case .lessThanOrEqual: range = (nil, end)
+        case .greaterThan: range = (end, nil)
+        case .greaterThanOrEqual: range = (start, nil)
+        case .equal, .in: range = (start, end)  // `on:` and `during:` are `in` a period
+        default: return nil
+        }
+        let keyed = 1...DateKey.lastSecond
+        guard range.from.map(keyed.contains) ?? true, range.to.map(keyed.contains) ?? true else { return nil }
+        return range
+    }
+
     /// `SELECT key FROM (a) OP SELECT key FROM (b) …`, each operand wrapped so that compounds nest, in the word
     /// index's keys when the operands hold both kinds. `a - b - c` is `(a ∩ …) EXCEPT b EXCEPT c`, which SQL reads
     /// left to right as wanted.
