@@ -29,7 +29,7 @@ public struct PostgresDialect: SQLDialect {
     /// The words' GIN index answers the match and the hits are sorted by key. The sort is of an expression
     /// (`date_key + 0`) so that the planner cannot walk the `date_key` index instead: it estimates a word
     /// missing from its statistics at 0.5 % of the messages and would walk the whole index for a word that
-    /// is in no message (2 s at a million messages). ``walkedWordKeys(_:atLeast:below:newestFirst:within:offset:)``
+    /// is in no message (2 s at a million messages). ``walkedWordKeys(_:atLeast:below:newestFirst:offset:)``
     /// is the walk, bounded; the shared reader tries it first.
     public func orderedWordKeys(
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int

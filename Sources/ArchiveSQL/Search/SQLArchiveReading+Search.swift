@@ -174,6 +174,12 @@ extension SQLArchiveReading {
         return dialect.orderedWordKeys(query, atLeast: atLeast, below: below, newestFirst: nil, limit: nil, offset: 0)
     }
 
+    /// About how many messages the archive holds, in constant time: the largest row key (rows are never
+    /// deleted; a rolled-back insert leaves a gap).
+    private static func messagesAbout(on connection: any SQLConnection) throws -> Int {
+        try connection.fetchInt("SELECT MAX(\(raw: connection.dialect.keyColumn)) FROM messages") ?? 0
+    }
+
     /// Whether the planner knows the words well (estimated above ``SQLDialect/unlistedWordShare``, so listed in
     /// its statistics) and finding `wanted` of them in date order would step through more messages than they
     /// match: then their hits are fetched at once, not after a walk that would fail (a frequent word's page
@@ -183,7 +189,7 @@ extension SQLArchiveReading {
     {
         let dialect = connection.dialect
         guard let share = dialect.unlistedWordShare else { return false }
-        let messages = Double(try connection.fetchInt("SELECT MAX(\(raw: dialect.keyColumn)) FROM messages") ?? 0)
+        let messages = Double(try messagesAbout(on: connection))
         guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: dialect.wordKeys(query))),
             estimate > share * messages
         else { return false }
@@ -211,8 +217,7 @@ extension SQLArchiveReading {
         guard !words.isEmpty, words.count < children.count,
             let (keys, space) = compiler.fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word
         else { return nil }
-        let messages = Double(
-            max(try connection.fetchInt("SELECT MAX(\(raw: dialect.keyColumn)) FROM messages") ?? 0, 1))
+        let messages = Double(max(try messagesAbout(on: connection), 1))
         guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: keys)),
             estimate <= (share * messages).rounded(.up)
         else { return nil }
@@ -235,7 +240,7 @@ extension SQLArchiveReading {
         _ query: Query, compiler: SearchCompiler, options: SearchOptions, on connection: any SQLConnection
     ) throws -> Bool {
         guard options.sort != .rank, let keys = compiler.fullTextKeys(query.root)?.keys else { return false }
-        let messages = try connection.fetchInt("SELECT MAX(\(raw: connection.dialect.keyColumn)) FROM messages") ?? 0
+        let messages = try messagesAbout(on: connection)
         let wanted = Double(options.limit + options.offset)
         let threshold = Int((0.035 * wanted * Double(messages)).squareRoot().rounded(.up))
         let count = try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(threshold)) AS k") ?? 0
