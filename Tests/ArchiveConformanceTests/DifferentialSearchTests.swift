@@ -82,14 +82,8 @@ struct WordsInPeriodTests {
                 let page = try await corpus.archive.search(
                     query, options: SearchOptions(limit: 3, offset: offset, sort: sort))
                 #expect(page.map(\.message.id) == Array(expected.dropFirst(offset).prefix(3)), "\(sort) \(expression)")
-                var seen: [String] = []
-                var options = SearchOptions(limit: 1 + Int(random.next() % 5), sort: sort)
-                while true {
-                    let page = try await corpus.archive.search(query, options: options)
-                    seen += page.map(\.message.id)
-                    guard page.count == options.limit, let last = page.last, seen.count <= expected.count else { break }
-                    options.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
-                }
+                let seen = try await KeysetPagingTests.pages(
+                    query, in: corpus, sort: sort, limit: 1 + Int(random.next() % 5), atMost: expected.count)
                 #expect(seen == expected, "keyset \(sort) \(expression)")
             }
             if oldest.count > 3 { nonEmpty += 1 }
@@ -119,17 +113,25 @@ struct KeysetPagingTests {
                 var expected = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
                     .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }.map(\.id)
                 if sort == .newest { expected.reverse() }
-                var seen: [String] = []
-                var options = SearchOptions(limit: 1 + Int(random.next() % 9), sort: sort)
-                while true {
-                    let page = try await corpus.archive.search(query, options: options)
-                    seen += page.map(\.message.id)
-                    guard page.count == options.limit, let last = page.last else { break }
-                    options.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
-                    if seen.count > expected.count { break }
-                }
+                let seen = try await Self.pages(
+                    query, in: corpus, sort: sort, limit: 1 + Int(random.next() % 9), atMost: expected.count)
                 #expect(seen == expected, "\(sort) \(expression)")
             }
+        }
+    }
+
+    /// The ids of every page of `query`, each after the last result of the one before, until a short page (or
+    /// past `atMost` results: a loop would never end).
+    static func pages(_ query: Query, in corpus: SearchCorpus, sort: SearchOptions.Sort, limit: Int, atMost: Int)
+        async throws -> [String]
+    {
+        var seen: [String] = []
+        var options = SearchOptions(limit: limit, sort: sort)
+        while true {
+            let page = try await corpus.archive.search(query, options: options)
+            seen += page.map(\.message.id)
+            guard page.count == options.limit, let last = page.last, seen.count <= atMost else { return seen }
+            options.after = SearchCursor(dateSent: last.message.dateSent, messageID: last.message.id)
         }
     }
 }
