@@ -25,12 +25,12 @@ public protocol SQLDialect: Sendable {
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
     ) -> SQLFragment
     /// A statement returning the key of the `offset`-th match (from 0) among the messages of a key range, newest
-    /// first when asked, walking them in date order no further than fetching every match would cost; no row
-    /// when the walk finds fewer (the reader then asks ``orderedWordKeys(_:atLeast:below:newestFirst:limit:offset:)``).
+    /// first when asked, walking them in date order no further than `within` messages; no row when the walk
+    /// finds fewer (the reader then asks ``orderedWordKeys(_:atLeast:below:newestFirst:limit:offset:)``).
     /// `nil` when that statement reads the word index in date order itself (FTS5's doclists): only an index that
     /// is not in date order needs the walk.
     func walkedWordKeys(
-        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, within: Int, offset: Int
     ) -> SQLFragment?
     /// The share of the messages the engine's planner assumes, at most, for a word its statistics do not list
     /// (PostgreSQL: 0.5 %), for which it may walk every message; `nil` when the planner asks the word index

@@ -29,7 +29,7 @@ public struct PostgresDialect: SQLDialect {
     /// The words' GIN index answers the match and the hits are sorted by key. The sort is of an expression
     /// (`date_key + 0`) so that the planner cannot walk the `date_key` index instead: it estimates a word
     /// missing from its statistics at 0.5 % of the messages and would walk the whole index for a word that
-    /// is in no message (2 s at a million messages). ``walkedWordKeys(_:atLeast:below:newestFirst:offset:)``
+    /// is in no message (2 s at a million messages). ``walkedWordKeys(_:atLeast:below:newestFirst:within:offset:)``
     /// is the walk, bounded; the shared reader tries it first.
     public func orderedWordKeys(
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool?, limit: Int?, offset: Int
@@ -42,23 +42,20 @@ public struct PostgresDialect: SQLDialect {
         return statement
     }
 
-    /// The `date_key` index walked from the range's end, each message tested against the words: a frequent
-    /// word's page is found in the first few hundred messages. The walk stops after √(wanted × messages)
-    /// messages (the inner `LIMIT`): a step and a hit fetched by the GIN index each cost a random read of a
-    /// row (about 2 µs each at a million messages), so past that point fetching the hits is cheaper — a word
-    /// that is in no message costs 9 ms of walk at a million, not the 2 s of the whole index.
+    /// The `date_key` index walked from the range's end, `within` messages at most (the inner `LIMIT`; the
+    /// shared reader sets it where fetching the hits would cost less), each tested against the words: a frequent
+    /// word's page is found in the first few hundred messages, a word in no message costs 9 ms of walk at a
+    /// million messages, not the 2 s of the whole index.
     public func walkedWordKeys(
-        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, within: Int, offset: Int
     ) -> SQLFragment? {
         let order: SQLFragment = newestFirst ? "DESC" : "ASC"
         var range: SQLFragment = "TRUE"
         if let atLeast { range += " AND w.date_key >= \(atLeast)" }
         if let below { range += " AND w.date_key < \(below)" }
-        let wanted = Double(offset + 1)
         return """
             SELECT s.date_key AS rowid FROM (SELECT w.date_key, w.words FROM messages w WHERE \(range) \
-            ORDER BY w.date_key \(order) \
-            LIMIT (SELECT CAST(ceil(sqrt(\(wanted) * GREATEST(MAX(c.rowid), 1))) AS bigint) FROM messages c)) AS s \
+            ORDER BY w.date_key \(order) LIMIT \(Int64(within))) AS s \
             WHERE s.words @@ CAST(\(query) AS tsquery) ORDER BY s.date_key \(order) LIMIT 1 OFFSET \(Int64(offset))
             """
     }

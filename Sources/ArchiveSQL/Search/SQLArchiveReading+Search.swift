@@ -29,15 +29,15 @@ extension SQLArchiveReading {
     }
 
     static func count(_ query: Query, compiler: SearchCompiler, on connection: any SQLConnection) throws -> Int {
-        if let keys = compiler.fullTextKeys(query.root)?.keys {
-            return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys)) AS k") ?? 0
-        }
-        if let (words, atLeast, below) = compiler.wordQueryInPeriod(query.root) {
-            let keys = connection.dialect.orderedWordKeys(
-                connection.dialect.wordQuery(words), atLeast: atLeast, below: below, newestFirst: nil, limit: nil,
-                offset: 0)
-            return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys)) AS k") ?? 0
-        }
+        // Counted from the indexes alone when they answer: the full-text keys, or a word query's keys in a period.
+        let dialect = connection.dialect
+        let keys =
+            compiler.fullTextKeys(query.root)?.keys
+            ?? compiler.wordQueryInPeriod(query.root).map { words, atLeast, below in
+                dialect.orderedWordKeys(
+                    dialect.wordQuery(words), atLeast: atLeast, below: below, newestFirst: nil, limit: nil, offset: 0)
+            }
+        if let keys { return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys)) AS k") ?? 0 }
         let condition = try compiler.compile(query.root)
         return try connection.fetchInt(
             "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)") ?? 0
@@ -151,9 +151,9 @@ extension SQLArchiveReading {
         }
         let edgeOffset = options.limit + options.offset - 1
         var edge: Int64?
-        if let walk = dialect.walkedWordKeys(
-            query, atLeast: edgeAtLeast, below: edgeBelow, newestFirst: newest, offset: edgeOffset),
-            try !sparseForTheWalk(query, wanted: edgeOffset + 1, on: connection)
+        if let within = try walkLength(query, wanted: edgeOffset + 1, on: connection),
+            let walk = dialect.walkedWordKeys(
+                query, atLeast: edgeAtLeast, below: edgeBelow, newestFirst: newest, within: within, offset: edgeOffset)
         {
             edge = try connection.fetchOne(walk, { $0[0] as Int64 })
         }
@@ -180,20 +180,29 @@ extension SQLArchiveReading {
         try connection.fetchInt("SELECT MAX(\(raw: connection.dialect.keyColumn)) FROM messages") ?? 0
     }
 
-    /// Whether the planner knows the words well (estimated above ``SQLDialect/unlistedWordShare``, so listed in
-    /// its statistics) and finding `wanted` of them in date order would step through more messages than they
-    /// match: then their hits are fetched at once, not after a walk that would fail (a frequent word's page
-    /// 1,000 deep cost both at a million messages: 55 ms of walk, then 67 ms of hits).
-    private static func sparseForTheWalk(_ query: SQLValue, wanted: Int, on connection: any SQLConnection) throws
-        -> Bool
-    {
+    /// How many messages a walk of the date index may step through, in date order, to find `wanted` matches of
+    /// the words before their hits are fetched instead: √(wanted × messages), where a step and a fetched hit
+    /// each cost a random read of a row (about 2 µs at a million messages), so past it the hits cost less. `nil`
+    /// on engines whose planner asks the word index itself (``SQLDialect/unlistedWordShare``), and when the
+    /// planner knows the words well (estimated above that share, so listed in its statistics) and finding
+    /// `wanted` of them would step through more messages than they match: their hits are fetched at once, not
+    /// after a walk that would fail (a frequent word's page 1,000 deep cost both at a million messages: 55 ms of
+    /// walk, then 67 ms of hits).
+    private static func walkLength(_ query: SQLValue, wanted: Int, on connection: any SQLConnection) throws -> Int? {
         let dialect = connection.dialect
-        guard let share = dialect.unlistedWordShare else { return false }
-        let messages = Double(try messagesAbout(on: connection))
-        guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: dialect.wordKeys(query))),
-            estimate > share * messages
-        else { return false }
-        return Double(wanted) * messages / estimate > estimate
+        guard let share = dialect.unlistedWordShare else { return nil }
+        let messages = Double(max(try messagesAbout(on: connection), 1))
+        if let estimate = dialect.estimatedRows(plan: try connection.plan(of: dialect.wordKeys(query))),
+            estimate > share * messages, Double(wanted) * messages / estimate > estimate
+        {
+            return nil
+        }
+        return walkBound(wanted: wanted, messages: messages)
+    }
+
+    /// √(wanted × messages): the steps of a walk of the date index that cost as much as fetching that many hits.
+    private static func walkBound(wanted: Int, messages: Double) -> Int {
+        Int((Double(wanted) * messages).squareRoot().rounded(.up))
     }
 
     /// The keys of the messages a query's words select, when the query also has other conditions and the
@@ -221,7 +230,7 @@ extension SQLArchiveReading {
         guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: keys)),
             estimate <= (share * messages).rounded(.up)
         else { return nil }
-        let threshold = Int((Double(options.limit + options.offset) * messages).squareRoot().rounded(.up))
+        let threshold = walkBound(wanted: options.limit + options.offset, messages: messages)
         let count = try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(threshold)) AS k") ?? 0
         return count < threshold ? keys : nil
     }

@@ -52,7 +52,7 @@ public struct SQLiteDialect: SQLDialect {
 
     /// No walk: ``orderedWordKeys(_:atLeast:below:newestFirst:limit:offset:)`` reads FTS5's doclists in date order.
     public func walkedWordKeys(
-        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, offset: Int
+        _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, within: Int, offset: Int
     ) -> SQLFragment? { nil }
 
     public var unlistedWordShare: Double? { nil }
