@@ -60,9 +60,13 @@ public protocol SQLDialect: Sendable {
     /// The name of the key column in the index statements' results, to combine them (`rowid`).
     var keyColumn: String { get }
 
-    /// A join of `messages m` to each message's best-match score for `query` (`rk.rank_score`), and the
-    /// ordering that puts the best first (matches without a score last).
-    func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String)
+    /// A statement selecting the word key (`rank_rowid`) and the best-match score (`rank_score`) of each message
+    /// whose words match `query`, between two keys (`atLeast` included, `below` not). The same message's score is
+    /// the same number in every statement of a read.
+    func rankedWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment
+    /// Whether a higher ``rankedWordKeys(_:atLeast:below:)`` score is a better match (PostgreSQL's `ts_rank`)
+    /// rather than a lower one (SQLite's bm25).
+    var higherScoreIsBetter: Bool { get }
 
     // MARK: JSON arrays
 
@@ -95,6 +99,17 @@ public protocol SQLDialect: Sendable {
     func floorDivision(_ expression: String, _ divisor: Int) -> String
     /// The unix time at which the month holding day number `day` (days since 1970-01-01) starts.
     func monthStart(day: String) -> String
+}
+
+extension SQLDialect {
+    /// A join of `messages m` to each message's best-match score for `query` (`rk.rank_score`, once per hit in
+    /// a joined subquery), and the ordering that puts the best first (matches without a score last).
+    public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
+        (
+            " LEFT JOIN (\(rankedWordKeys(query, atLeast: nil, below: nil))) rk ON rk.rank_rowid = \(raw: wordKey)",
+            "rk.rank_score IS NULL, rk.rank_score" + (higherScoreIsBetter ? " DESC" : "")
+        )
+    }
 }
 
 /// A full-text query over the word index, as the shared compiler builds it; each dialect writes it in its

@@ -101,16 +101,19 @@ public struct PostgresDialect: SQLDialect {
     public func dateKeys(sentAt dateSent: Int) -> Range<Int64> { DateKey.keys(sentAt: dateSent) }
     public func dateKeys(secondOf key: Int64) -> Range<Int64> { DateKey.keys(secondOf: key) }
 
-    /// `ts_rank` over the stored `tsvector` (no body is read again), best first.
-    public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
-        (
+    /// `ts_rank` over the stored `tsvector` (no body is read again).
+    public func rankedWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
+        var statement: SQLFragment = """
+            SELECT r.date_key AS rank_rowid, ts_rank(r.words, CAST(\(query) AS tsquery)) AS rank_score \
+            FROM messages r WHERE r.words @@ CAST(\(query) AS tsquery)
             """
-             LEFT JOIN (SELECT r.date_key AS rank_rowid, ts_rank(r.words, CAST(\(query) AS tsquery)) AS rank_score \
-            FROM messages r WHERE r.words @@ CAST(\(query) AS tsquery)) rk ON rk.rank_rowid = m.date_key
-            """,
-            "rk.rank_score IS NULL, rk.rank_score DESC"
-        )
+        if let atLeast { statement += " AND r.date_key >= \(atLeast)" }
+        if let below { statement += " AND r.date_key < \(below)" }
+        return statement
     }
+
+    /// `ts_rank` is higher for a better match.
+    public var higherScoreIsBetter: Bool { true }
 
     // MARK: JSON arrays
 

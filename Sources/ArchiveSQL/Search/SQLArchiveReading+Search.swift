@@ -5,9 +5,8 @@ import QueryLanguage
 extension SQLArchiveReading {
     public func search(_ query: Query, options: SearchOptions) async throws -> [SearchHit] {
         try await reading(query) { connection in
-            let compiler = try SearchCompiler.resolving(query, on: connection)
-            return try connection.fetchAll(
-                try Self.searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
+            try Self.hits(
+                query, options: options, compiler: try SearchCompiler.resolving(query, on: connection), on: connection)
         }
     }
 
@@ -20,8 +19,7 @@ extension SQLArchiveReading {
     public func searchPage(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPage {
         try await reading(query) { connection in
             let compiler = try SearchCompiler.resolving(query, on: connection)
-            let hits = try connection.fetchAll(
-                try Self.searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
+            let hits = try Self.hits(query, options: options, compiler: compiler, on: connection)
             return SearchPage(
                 hits: hits, total: try Self.count(query, compiler: compiler, on: connection),
                 summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
@@ -46,7 +44,10 @@ extension SQLArchiveReading {
     public func explain(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPlan {
         try await reading(query) { connection in
             let compiler = try SearchCompiler.resolving(query, on: connection)
-            let statement = try Self.searchStatement(query, options: options, compiler: compiler, on: connection)
+            // A ranked page of words shows its first step, which reads the index (``RankedPage``).
+            let statement =
+                try RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect)?.best
+                ?? Self.searchStatement(query, options: options, compiler: compiler, on: connection)
             let (sql, values) = statement.rendered(for: connection.dialect)
             return SearchPlan(
                 summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name), sql: sql,
@@ -80,6 +81,20 @@ extension SQLArchiveReading {
                 Columns.hit)
             return earlier.reversed() + later
         }
+    }
+
+    /// The page of hits `options` asks for: a ranked page of words in two steps (``RankedPage``), any other in one
+    /// statement.
+    static func hits(
+        _ query: Query, options: SearchOptions, compiler: SearchCompiler, on connection: any SQLConnection
+    ) throws -> [SearchHit] {
+        if let ranked = RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect),
+            let hits = try ranked.hits(options: options, on: connection)
+        {
+            return hits
+        }
+        return try connection.fetchAll(
+            try searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
     }
 
     static func searchStatement(

@@ -83,16 +83,19 @@ public struct SQLiteDialect: SQLDialect {
     public func dateKeys(sentAt dateSent: Int) -> Range<Int64> { DateKey.keys(sentAt: dateSent) }
     public func dateKeys(secondOf key: Int64) -> Range<Int64> { DateKey.keys(secondOf: key) }
 
-    /// bm25 once per hit, in a joined subquery.
-    public func rankJoin(_ query: SQLValue) -> (join: SQLFragment, order: String) {
-        (
+    /// bm25 of each hit, read from FTS5 in a rowid range.
+    public func rankedWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
+        var statement: SQLFragment = """
+            SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
+            WHERE message_words MATCH \(query)
             """
-             LEFT JOIN (SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
-            WHERE message_words MATCH \(query)) rk ON rk.rank_rowid = m.date_key
-            """,
-            "rk.rank_score IS NULL, rk.rank_score"
-        )
+        if let atLeast { statement += " AND rowid >= \(atLeast)" }
+        if let below { statement += " AND rowid < \(below)" }
+        return statement
     }
+
+    /// bm25 is lower for a better match.
+    public var higherScoreIsBetter: Bool { false }
 
     // MARK: JSON arrays
 
