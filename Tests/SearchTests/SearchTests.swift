@@ -86,6 +86,12 @@ struct SearchTests {
         let rank = try await corpus.archive.explain(try Self.parser.parse("money"), options: SearchOptions(sort: .rank))
         #expect(rank.sql.contains("INDEXED BY") == false)
         #expect(!rank.sql.contains("rowid >="))
+        // A ranked page of words with an exclusion probes the query's own keys: the word index is not asked with
+        // each of them (FTS5 would run the query again per key — minutes at a million messages).
+        let excluding = try await corpus.archive.explain(
+            try Self.parser.parse("money -hello"), options: SearchOptions(sort: .rank))
+        #expect(excluding.sql.contains("+rank_rowid IN (SELECT rowid FROM message_words"))
+        #expect(!excluding.steps.contains { $0.contains("VIRTUAL TABLE INDEX 0:=") }, "\(excluding.steps)")
     }
 
     @Test func siblingWordsBecomeOneFullTextQuery() async throws {
