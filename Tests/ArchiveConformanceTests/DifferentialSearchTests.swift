@@ -188,7 +188,7 @@ struct QueryGenerator {
         items[Int(random.next() % UInt64(items.count))]
     }
 
-    private func textTerm(_ random: inout SeededRandom) -> TextTerm {
+    func textTerm(_ random: inout SeededRandom) -> TextTerm {
         let word = pick(SearchCorpus.vocabulary + ["++", "ref", "caf", "edited refund"], &random)
         switch random.next() % 3 {
         case 0: return TextTerm(kind: .word, text: word, range: 0..<1)
@@ -217,7 +217,7 @@ struct QueryGenerator {
         return .period(start: start, end: start + length)
     }
 
-    private func predicate(_ random: inout SeededRandom) -> QueryPredicate {
+    func predicate(_ random: inout SeededRandom) -> QueryPredicate {
         let comparisons: [FilterOperator] = [
             .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
         ]

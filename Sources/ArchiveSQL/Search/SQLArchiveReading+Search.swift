@@ -47,7 +47,10 @@ extension SQLArchiveReading {
             // A ranked page of words shows its first step, which reads the index (``RankedPage``).
             let statement =
                 try RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect)?.best
-                ?? Self.searchStatement(query, options: options, compiler: compiler, on: connection)
+                ?? Self.searchStatement(
+                    query, options: options, compiler: compiler,
+                    walkingTo: Self.walkBoundary(query, compiler: compiler, options: options, on: connection),
+                    on: connection)
             let (sql, values) = statement.rendered(for: connection.dialect)
             return SearchPlan(
                 summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name), sql: sql,
@@ -93,22 +96,36 @@ extension SQLArchiveReading {
         {
             return hits
         }
+        if let since = try walkBoundary(query, compiler: compiler, options: options, on: connection) {
+            let hits = try connection.fetchAll(
+                try searchStatement(query, options: options, compiler: compiler, walkingTo: since, on: connection),
+                Columns.hit)
+            if hits.count == options.limit { return hits }
+        }
         return try connection.fetchAll(
             try searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
     }
 
+    /// The statement of a page: `walkingTo` a sending date, the date index walked no further than it
+    /// (``walkBoundary(_:compiler:options:on:)``).
     static func searchStatement(
-        _ query: Query, options: SearchOptions, compiler: SearchCompiler, on connection: any SQLConnection
+        _ query: Query, options: SearchOptions, compiler: SearchCompiler, walkingTo boundary: Int? = nil,
+        on connection: any SQLConnection
     ) throws -> SQLFragment {
         let dialect = connection.dialect
         var condition = try compiler.compile(query.root)
         if options.after != nil, options.sort != .rank { condition = "(\(condition)) AND \(cursor(options))" }
         var source = SQLFragment.raw(Columns.hitSource)
-        if options.sort != .rank, let (words, atLeast, below) = compiler.wordQueryInPeriod(query.root) {
+        let messagesByDate = SQLFragment.raw(
+            Columns.hitSource.replacingOccurrences(of: "messages m ", with: dialect.messagesByDate + " "))
+        if let boundary {
+            source = messagesByDate
+            condition = "(\(condition)) AND m.date_sent \(raw: options.sort == .oldest ? "<=" : ">=") \(boundary)"
+        } else if options.sort != .rank, let (words, atLeast, below) = compiler.wordQueryInPeriod(query.root) {
             let keys = try pagedWordKeys(words, atLeast: atLeast, below: below, options: options, on: connection)
             condition = dialect.wordKeyIn(keys) + (options.after == nil ? "" : " AND \(cursor(options))")
         } else if try prefersDateScan(query, compiler: compiler, options: options, on: connection) {
-            source = .raw(Columns.hitSource.replacingOccurrences(of: "messages m ", with: dialect.messagesByDate + " "))
+            source = messagesByDate
         } else if let keys = try fewWordKeys(query, compiler: compiler, options: options, on: connection) {
             condition = "(\(condition)) AND \(dialect.wordKeyIn(keys))"
         }
@@ -191,7 +208,7 @@ extension SQLArchiveReading {
 
     /// About how many messages the archive holds, in constant time: the largest row key (rows are never
     /// deleted; a rolled-back insert leaves a gap).
-    private static func messagesAbout(on connection: any SQLConnection) throws -> Int {
+    static func messagesAbout(on connection: any SQLConnection) throws -> Int {
         try connection.fetchInt("SELECT MAX(\(raw: connection.dialect.keyColumn)) FROM messages") ?? 0
     }
 
@@ -216,7 +233,7 @@ extension SQLArchiveReading {
     }
 
     /// √(wanted × messages): the steps of a walk of the date index that cost as much as fetching that many hits.
-    private static func walkBound(wanted: Int, messages: Double) -> Int {
+    static func walkBound(wanted: Int, messages: Double) -> Int {
         Int((Double(wanted) * messages).squareRoot().rounded(.up))
     }
 

@@ -1,0 +1,58 @@
+import Archive
+import ArchiveTestSupport
+import Foundation
+import QueryLanguage
+import QuickBlox
+import Testing
+
+/// Words beside other conditions (`invoice dialog_type:private`, `refund -from:user2`): on SQLite a page of
+/// frequent words walks the date index down to a boundary before it fetches every hit (`walkBoundary`); pages at
+/// offsets in both orders must be the reference's whichever way the page was read.
+@Suite("Search differential, words beside other conditions")
+struct WordsBesideConditionsTests {
+    @Test(arguments: TestBackend.all, [13, 14] as [UInt64])
+    func pagesOfWordsBesideOtherConditionsAreTheReferences(backend: TestBackend, seed: UInt64) async throws {
+        let corpus = try await SearchCorpus.make(seed: seed, count: 400, backend: backend)
+        defer { corpus.remove() }
+        let reference = ReferenceEvaluator(users: corpus.users)
+        var random = SeededRandom(seed: seed * 7_717)
+        var generator = QueryGenerator(corpus: corpus)
+        var walked = 0
+        var found = 0
+        for _ in 0..<100 {
+            let expression = generator.wordsBesideConditions(&random)
+            let query = Query(source: "", root: expression)
+            let oldest = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
+                .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }.map(\.id)
+            for sort in [SearchOptions.Sort.newest, .oldest] {
+                let expected = sort == .oldest ? oldest : oldest.reversed()
+                let options = SearchOptions(
+                    limit: 1 + Int(random.next() % 4), offset: Int(random.next() % 4), sort: sort)
+                let page = try await corpus.archive.search(query, options: options)
+                #expect(
+                    page.map(\.message.id) == Array(expected.dropFirst(options.offset).prefix(options.limit)),
+                    "\(sort) limit \(options.limit) offset \(options.offset) \(expression)")
+                let plan = try await corpus.archive.explain(query, options: options, zone: .gmt)
+                if plan.sql.contains("INDEXED BY messages_by_date") { walked += 1 }
+                if expected.count > options.offset + options.limit { found += 1 }
+            }
+        }
+        #expect(found > 60)
+        // The walk must be taken often enough to be tested (SQLite only: PostgreSQL's planner walks by itself).
+        if backend.name == "SQLite" { #expect(walked > 20, "\(walked) pages walked") }
+    }
+}
+
+extension QueryGenerator {
+    /// One or two words, phrases or prefixes beside one or two other conditions (some negated) under one `and`.
+    mutating func wordsBesideConditions(_ random: inout SeededRandom) -> QueryExpression {
+        var children: [QueryExpression] = (0..<1 + Int(random.next() % 2)).map { _ in .text(textTerm(&random)) }
+        for _ in 0..<1 + Int(random.next() % 2) {
+            let condition = QueryExpression.predicate(predicate(&random))
+            children.insert(
+                random.next() % 3 == 0 ? .not(condition) : condition,
+                at: Int(random.next() % UInt64(children.count + 1)))
+        }
+        return .and(children)
+    }
+}
