@@ -6,8 +6,9 @@ import QuickBlox
 import Testing
 
 /// Words beside other conditions (`invoice dialog_type:private`, `refund -from:user2`): on SQLite a page of
-/// frequent words walks the date index down to a boundary before it fetches every hit (`walkBoundary`); pages at
-/// offsets in both orders must be the reference's whichever way the page was read.
+/// frequent words walks the date index down to a boundary before it fetches every hit (`walkBoundary`), and a
+/// page with its total may be collected in one pass over the hits (`collectedPage`); pages at offsets and after
+/// keyset cursors, in both orders, and their totals must be the reference's whichever way they were read.
 @Suite("Search differential, words beside other conditions")
 struct WordsBesideConditionsTests {
     @Test(arguments: TestBackend.all, [13, 14] as [UInt64])
@@ -22,22 +23,36 @@ struct WordsBesideConditionsTests {
         for _ in 0..<100 {
             let expression = generator.wordsBesideConditions(&random)
             let query = Query(source: "", root: expression)
-            let oldest = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
-                .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }.map(\.id)
+            let matches = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
+                .sorted { ($0.dateSent, $0.id) < ($1.dateSent, $1.id) }
             for sort in [SearchOptions.Sort.newest, .oldest] {
-                let expected = sort == .oldest ? oldest : oldest.reversed()
-                let options = SearchOptions(
+                let expected = sort == .oldest ? matches : matches.reversed()
+                var options = SearchOptions(
                     limit: 1 + Int(random.next() % 4), offset: Int(random.next() % 4), sort: sort)
-                let page = try await corpus.archive.search(query, options: options)
+                let page = try await corpus.archive.searchPage(query, options: options, zone: .gmt)
+                let context = "\(sort) limit \(options.limit) offset \(options.offset) \(expression)"
                 #expect(
-                    page.map(\.message.id) == Array(expected.dropFirst(options.offset).prefix(options.limit)),
-                    "\(sort) limit \(options.limit) offset \(options.offset) \(expression)")
+                    page.hits.map(\.message.id)
+                        == Array(expected.dropFirst(options.offset).prefix(options.limit)).map(\.id), "\(context)")
+                #expect(page.total == expected.count, "\(context)")
+                // Without the total, as `search` reads a page.
+                let plain = try await corpus.archive.search(query, options: options)
+                #expect(plain.map(\.message.id) == page.hits.map(\.message.id), "\(context)")
                 let plan = try await corpus.archive.explain(query, options: options, zone: .gmt)
                 if plan.sql.contains("INDEXED BY messages_by_date") { walked += 1 }
                 if expected.count > options.offset + options.limit { found += 1 }
+                // After a keyset cursor: the matches after it, the same total.
+                guard !expected.isEmpty else { continue }
+                let last = expected[Int(random.next() % UInt64(expected.count))]
+                options.offset = 0
+                options.after = SearchCursor(dateSent: last.dateSent, messageID: last.id)
+                let next = try await corpus.archive.searchPage(query, options: options, zone: .gmt)
+                let rest = expected.drop { $0.id != last.id }.dropFirst().prefix(options.limit).map(\.id)
+                #expect(next.hits.map(\.message.id) == Array(rest), "after \(last.id) \(context)")
+                #expect(next.total == expected.count, "after \(last.id) \(context)")
             }
         }
-        #expect(found > 60)
+        #expect(found > 40)
         // The walk must be taken often enough to be tested (SQLite only: PostgreSQL's planner walks by itself).
         if backend.name == "SQLite" { #expect(walked > 20, "\(walked) pages walked") }
     }

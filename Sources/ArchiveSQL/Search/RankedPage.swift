@@ -86,24 +86,15 @@ struct RankedPage {
                 if score == last.score { found[row[0]] = score }
             }
         }
-        var rows: [(hit: SearchHit, score: Double)] = []
-        try connection.forEachCollected(
-            """
-            SELECT \(raw: Columns.hit), m.date_key FROM \(raw: Columns.hitSource) \
-            WHERE m.date_key IN (\(SQLFragment.list(Array(found.keys))))
-            """, limit: nil
-        ) { row in
-            let key: Int64 = row[23]
-            rows.append((Columns.hit(row), found[key] ?? 0))
-        }
         let higherIsBetter = dialect.higherScoreIsBetter
+        var rows: [(hit: SearchHit, score: Double, order: MessageOrderKey)] = []
+        for (key, hit) in try Columns.hits(keys: Array(found.keys), on: connection) {
+            let order = MessageOrderKey(dateSent: hit.message.dateSent, id: hit.message.id, key: key)
+            rows.append((hit, found[key] ?? 0, order))
+        }
         rows.sort { a, b in
             if a.score != b.score { return higherIsBetter ? a.score > b.score : a.score < b.score }
-            if a.hit.message.dateSent != b.hit.message.dateSent {
-                return a.hit.message.dateSent > b.hit.message.dateSent
-            }
-            // `m.id DESC` compares bytes (SQLite's BINARY collation, PostgreSQL's "C").
-            return b.hit.message.id.utf8.lexicographicallyPrecedes(a.hit.message.id.utf8)
+            return b.order < a.order
         }
         return rows.dropFirst(options.offset).prefix(options.limit).map(\.hit)
     }

@@ -6,7 +6,9 @@ extension SQLArchiveReading {
     public func search(_ query: Query, options: SearchOptions) async throws -> [SearchHit] {
         try await reading(query) { connection in
             try Self.hits(
-                query, options: options, compiler: try SearchCompiler.resolving(query, on: connection), on: connection)
+                query, options: options, compiler: try SearchCompiler.resolving(query, on: connection), counting: false,
+                on: connection
+            ).hits
         }
     }
 
@@ -19,9 +21,10 @@ extension SQLArchiveReading {
     public func searchPage(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPage {
         try await reading(query) { connection in
             let compiler = try SearchCompiler.resolving(query, on: connection)
-            let hits = try Self.hits(query, options: options, compiler: compiler, on: connection)
+            let (hits, total) = try Self.hits(
+                query, options: options, compiler: compiler, counting: true, on: connection)
             return SearchPage(
-                hits: hits, total: try Self.count(query, compiler: compiler, on: connection),
+                hits: hits, total: try total ?? Self.count(query, compiler: compiler, on: connection),
                 summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
         }
     }
@@ -86,24 +89,32 @@ extension SQLArchiveReading {
         }
     }
 
-    /// The page of hits `options` asks for: a ranked page of words in two steps (``RankedPage``), any other in one
-    /// statement.
+    /// The page of hits `options` asks for, and its total when `counting` and it came with the page: a ranked
+    /// page of words in two steps (``RankedPage``); frequent words beside other conditions by a bounded walk of
+    /// dates (``walkBoundary(_:compiler:options:on:)``), or, when counting, collected with their total
+    /// (``collectedPage(_:options:compiler:on:)``); any other in one statement.
     static func hits(
-        _ query: Query, options: SearchOptions, compiler: SearchCompiler, on connection: any SQLConnection
-    ) throws -> [SearchHit] {
+        _ query: Query, options: SearchOptions, compiler: SearchCompiler, counting: Bool,
+        on connection: any SQLConnection
+    ) throws -> (hits: [SearchHit], total: Int?) {
         if let ranked = RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect),
             let hits = try ranked.hits(options: options, on: connection)
         {
-            return hits
+            return (hits, nil)
         }
         if let since = try walkBoundary(query, compiler: compiler, options: options, on: connection) {
             let hits = try connection.fetchAll(
                 try searchStatement(query, options: options, compiler: compiler, walkingTo: since, on: connection),
                 Columns.hit)
-            if hits.count == options.limit { return hits }
+            if hits.count == options.limit { return (hits, nil) }
         }
-        return try connection.fetchAll(
-            try searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit)
+        if counting, let page = try collectedPage(query, options: options, compiler: compiler, on: connection) {
+            return page
+        }
+        return (
+            try connection.fetchAll(
+                try searchStatement(query, options: options, compiler: compiler, on: connection), Columns.hit), nil
+        )
     }
 
     /// The statement of a page: `walkingTo` a sending date, the date index walked no further than it

@@ -60,6 +60,8 @@ public struct SQLiteDialect: SQLDialect {
     /// `EXPLAIN QUERY PLAN` gives no row counts.
     public func estimatedRows(plan: [String]) -> Double? { nil }
 
+    public var collectsWordPages: Bool { true }
+
     public func wordKeyIn(_ keys: SQLFragment) -> SQLFragment { "\(raw: wordKey) IN (\(keys))" }
 
     /// The trigram index answers patterns of three folded scalars or more (one quoted string, which the index's
