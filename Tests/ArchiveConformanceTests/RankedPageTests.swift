@@ -5,9 +5,10 @@ import QueryLanguage
 import QuickBlox
 import Testing
 
-/// Ranked pages (`--sort rank`) of words-only queries are read in two steps — the best keys and scores from the
-/// word index, then the page's rows — where the whole ranking is one statement's sort: every page, at every
-/// offset, must be the same messages in the same order as that sort's slice. The archive is built for ties:
+/// Ranked pages (`--sort rank`) of words, alone or beside other conditions, are read in two steps — the best keys
+/// and scores, then the page's rows — or, with their total beside other conditions on SQLite, collected in one
+/// pass; the whole ranking is one statement's sort: every page, at every offset, with or without its total, must
+/// be the same messages in the same order as that sort's slice. The archive is built for ties:
 /// texts from a handful of words (many equal scores) sent in a few seconds (many messages per second), with ids
 /// in no relation to the order the archive stored them in.
 @Suite("Search differential, ranked pages")
@@ -55,8 +56,21 @@ struct RankedPageTests {
                     values: [.period(start: start + seconds, end: start + seconds + 1)],
                     range: 0..<1))
         }
+        func dialog(_ op: FilterOperator, _ indexes: Int...) -> QueryExpression {
+            .predicate(
+                QueryPredicate(
+                    field: .dialog, op: op, values: indexes.map { .string(SearchCorpus.objectID(0xD00 + $0)) },
+                    range: 0..<1))
+        }
         return [
             word("refund"), word("money"), word("scam"),
+            // Beside other conditions: the hits' rows are tested (and, with the total, collected).
+            .and([word("money"), dialog(.equal, 0)]),
+            .and([dialog(.in, 0, 2), .or([word("scam"), word("pay")])]),
+            .and([word("refund"), .not(dialog(.equal, 1)), .not(word("hello"))]),
+            .and([.text(TextTerm(kind: .prefix, text: "he", range: 0..<1)), dialog(.notEqual, 2), after(1)]),
+            // Not every match has a score: the one-statement plan.
+            .or([word("scam"), dialog(.equal, 1)]),
             .text(TextTerm(kind: .phrase, text: "refund money", range: 0..<1)),
             .text(TextTerm(kind: .prefix, text: "re", range: 0..<1)),
             .or([word("scam"), word("hello")]),

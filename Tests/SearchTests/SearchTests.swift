@@ -90,7 +90,7 @@ struct SearchTests {
         // each of them (FTS5 would run the query again per key — minutes at a million messages).
         let excluding = try await corpus.archive.explain(
             try Self.parser.parse("money -hello"), options: SearchOptions(sort: .rank))
-        #expect(excluding.sql.contains("+rank_rowid IN (SELECT rowid FROM message_words"))
+        #expect(excluding.sql.contains("+rk.rank_rowid IN (SELECT rowid FROM message_words"))
         #expect(!excluding.steps.contains { $0.contains("VIRTUAL TABLE INDEX 0:=") }, "\(excluding.steps)")
     }
 

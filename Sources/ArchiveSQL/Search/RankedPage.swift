@@ -2,8 +2,9 @@ import Archive
 import Foundation
 import QueryLanguage
 
-/// A ranked page (`--sort rank`) of a words-only query, read in two steps: the best `limit + offset` keys and
-/// scores from the word index alone, then those messages' rows.
+/// A ranked page (`--sort rank`) of words, read in two steps: the best `limit + offset` keys and scores — from
+/// the word index alone for a query of words, phrases and prefixes (and a period of the sending date), with each
+/// hit's row tested for other conditions beside them — then those messages' rows.
 ///
 /// The one-statement plan fetched every hit's row, with its dialog and users, and sorted them all by score: 220 ms
 /// for a word in 25,000 of a million messages, most of it reading and sorting wide rows that were then thrown
@@ -15,6 +16,8 @@ struct RankedPage {
     /// The query's own word index query when it asks for more than any of its words (all of them, or some
     /// not): only its matches are ranked.
     let matches: SQLValue?
+    /// The query's condition on `messages m` (and `dialogs d`) when it has conditions other than words.
+    let condition: SQLFragment?
     /// The query's period of the sending date, as word keys.
     let atLeast: Int64?
     let below: Int64?
@@ -24,22 +27,33 @@ struct RankedPage {
     /// Pages reaching deeper than this are ranked by the one-statement plan: the keys travel as bound values.
     static let deepest = 2_000
 
-    /// The two-step plan of `query`, or `nil` when it does not apply: a query with conditions other than words,
-    /// phrases, prefixes and a period of the sending date (the page's scores are then those of the rows the
-    /// condition keeps), another order, an empty or too deep a page.
-    init?(_ query: Query, options: SearchOptions, compiler: SearchCompiler, dialect: any SQLDialect) {
+    /// The two-step plan of `query`, or `nil` when it does not apply: another order, an empty or too deep a page,
+    /// and a query some of whose matches may have no score — one that is not an `and` with words, phrases or
+    /// prefixes (or alternatives of them) among its parts (`invoice OR from:user7`).
+    init?(_ query: Query, options: SearchOptions, compiler: SearchCompiler, dialect: any SQLDialect) throws {
         let terms = query.root.rankableTerms
         guard options.sort == .rank, options.limit > 0, options.limit + options.offset <= Self.deepest,
-            !terms.isEmpty, let (words, atLeast, below) = compiler.wordQueryInPeriod(query.root)
+            !terms.isEmpty
         else { return nil }
         let any = WordQuery.any(terms.map(WordQuery.term))
-        let same = words == any || (terms.count == 1 && words == .term(terms[0]))
         self.dialect = dialect
         ranking = dialect.wordQuery(any)
-        matches = same ? nil : dialect.wordQuery(words)
-        self.atLeast = atLeast
-        self.below = below
         wanted = options.limit + options.offset
+        if let (words, atLeast, below) = compiler.wordQueryInPeriod(query.root) {
+            let same = words == any || (terms.count == 1 && words == .term(terms[0]))
+            matches = same ? nil : dialect.wordQuery(words)
+            condition = nil
+            self.atLeast = atLeast
+            self.below = below
+        } else if case .and(let children) = query.root, children.contains(where: \.isWordsOnly) {
+            // Every match has one of those words, so a score.
+            matches = nil
+            condition = try compiler.compile(query.root)
+            atLeast = nil
+            below = nil
+        } else {
+            return nil
+        }
     }
 
     /// The statement selecting the best `limit + offset` keys and their scores (what `--explain` shows).
@@ -48,17 +62,54 @@ struct RankedPage {
     /// The keys and scores of the query's matches between two keys, best first, then newest key first.
     private func scores(atLeast: Int64?, below: Int64?, limit: Int?) -> SQLFragment {
         var statement: SQLFragment =
-            "SELECT rank_rowid, rank_score FROM (\(dialect.rankedWordKeys(ranking, atLeast: atLeast, below: below))) AS rk"
-        if let matches {
+            "SELECT rk.rank_rowid, rk.rank_score FROM (\(dialect.rankedWordKeys(ranking, atLeast: atLeast, below: below))) AS rk"
+        if let condition {
+            // `+`: the hits drive the join (each one's row fetched by its key), not the messages probing the word
+            // index one by one.
+            statement += """
+                 JOIN messages m ON m.date_key = +rk.rank_rowid LEFT JOIN dialogs d ON d.id = m.dialog_id \
+                WHERE \(condition)
+                """
+        } else if let matches {
             let keys = dialect.orderedWordKeys(
                 matches, atLeast: atLeast, below: below, newestFirst: nil, limit: nil, offset: 0)
             // `+`: not a constraint the word index is asked with — FTS5 would run the whole query again for each
             // key of the list (minutes for 25,000 keys at a million messages); the list is probed instead.
-            statement += " WHERE +rank_rowid IN (\(keys))"
+            statement += " WHERE +rk.rank_rowid IN (\(keys))"
         }
-        statement += " ORDER BY rank_score\(raw: dialect.higherScoreIsBetter ? " DESC" : ""), rank_rowid DESC"
+        statement += " ORDER BY rk.rank_score\(raw: dialect.higherScoreIsBetter ? " DESC" : ""), rk.rank_rowid DESC"
         if let limit { statement += " LIMIT \(limit)" }
         return statement
+    }
+
+    /// The page and its total in one pass over the words' hits, for a query with conditions beside its words on
+    /// engines that read such pages better collected (``SQLDialect/collectsWordPages``); `nil` otherwise, and when
+    /// the words have more hits than `collectedAtMost`. Each match's key, score, date and id are kept, their
+    /// number is the total, and the page is sorted from them as the one-statement plan sorts: the total would
+    /// otherwise read every hit's row a second time.
+    func collected(options: SearchOptions, on connection: any SQLConnection) throws -> (hits: [SearchHit], total: Int)?
+    {
+        guard dialect.collectsWordPages, let condition else { return nil }
+        let atMost = collectedAtMost
+        let hits = dialect.wordKeys(ranking)
+        guard try connection.fetchInt("SELECT COUNT(*) FROM (\(hits) LIMIT \(atMost + 1)) AS k") ?? 0 <= atMost
+        else { return nil }
+        var matches: [(order: MessageOrderKey, score: Double)] = []
+        try connection.forEachCollected(
+            """
+            SELECT rk.rank_rowid, rk.rank_score, m.date_sent, m.id \
+            FROM (\(dialect.rankedWordKeys(ranking, atLeast: nil, below: nil))) AS rk \
+            JOIN messages m ON m.date_key = +rk.rank_rowid LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)
+            """, limit: nil
+        ) { row in matches.append((MessageOrderKey(dateSent: row[2], id: row[3], key: row[0]), row[1])) }
+        let higherIsBetter = dialect.higherScoreIsBetter
+        matches.sort { a, b in
+            if a.score != b.score { return higherIsBetter ? a.score > b.score : a.score < b.score }
+            return b.order < a.order
+        }
+        let page = matches.dropFirst(options.offset).prefix(options.limit).map(\.order.key)
+        let rows = try Columns.hits(keys: page, on: connection)
+        return (page.compactMap { rows[$0] }, matches.count)
     }
 
     /// The page's hits, or `nil` when the query has fewer matches than the page reaches (the one-statement plan
@@ -97,5 +148,16 @@ struct RankedPage {
             return b.order < a.order
         }
         return rows.dropFirst(options.offset).prefix(options.limit).map(\.hit)
+    }
+}
+
+extension QueryExpression {
+    /// A word, phrase or prefix, or alternatives of them: what the ranking's word query matches whenever this does.
+    var isWordsOnly: Bool {
+        switch self {
+        case .text: return true
+        case .or(let children): return children.allSatisfy { if case .text = $0 { true } else { false } }
+        case .and, .not, .predicate: return false
+        }
     }
 }

@@ -2,11 +2,12 @@ import Archive
 import Foundation
 import QueryLanguage
 
-extension SQLArchiveReading {
-    /// At most this many hits of the words are collected for ``collectedPage(_:options:compiler:on:)``: each
-    /// match kept is its date, id and key (about 60 bytes), so memory stays bounded whatever the archive's size.
-    static var collectedAtMost: Int { 100_000 }
+/// At most this many hits of the words are collected for a page with its total (``SQLArchiveReading``'s
+/// `collectedPage`, ``RankedPage/collected(options:on:)``): each match kept is its date, id and key (about 60
+/// bytes), so memory stays bounded whatever the archive's size.
+let collectedAtMost = 100_000
 
+extension SQLArchiveReading {
     /// The page and the total of words beside other conditions in one pass over the words' hits, or `nil` when
     /// the query is not of that shape, the words have more than ``collectedAtMost`` hits, `sort` is by rank, or
     /// the engine reads such pages better itself (``SQLDialect/collectsWordPages``).

@@ -97,10 +97,9 @@ extension SQLArchiveReading {
         _ query: Query, options: SearchOptions, compiler: SearchCompiler, counting: Bool,
         on connection: any SQLConnection
     ) throws -> (hits: [SearchHit], total: Int?) {
-        if let ranked = RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect),
-            let hits = try ranked.hits(options: options, on: connection)
-        {
-            return (hits, nil)
+        if let ranked = try RankedPage(query, options: options, compiler: compiler, dialect: connection.dialect) {
+            if counting, let page = try ranked.collected(options: options, on: connection) { return page }
+            if let hits = try ranked.hits(options: options, on: connection) { return (hits, nil) }
         }
         if let since = try walkBoundary(query, compiler: compiler, options: options, on: connection) {
             let hits = try connection.fetchAll(
