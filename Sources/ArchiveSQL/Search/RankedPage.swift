@@ -84,15 +84,12 @@ struct RankedPage {
 
     /// The page and its total in one pass over the words' hits, for a query with conditions beside its words on
     /// engines that read such pages better collected (``SQLDialect/collectsWordPages``); `nil` otherwise, and when
-    /// the words have more hits than `collectedAtMost`. Each match's key, score, date and id are kept, their
+    /// the words have more hits than ``Collected/atMost``. Each match's key, score, date and id are kept, their
     /// number is the total, and the page is sorted from them as the one-statement plan sorts: the total would
     /// otherwise read every hit's row a second time.
     func collected(options: SearchOptions, on connection: any SQLConnection) throws -> (hits: [SearchHit], total: Int)?
     {
-        guard dialect.collectsWordPages, let condition else { return nil }
-        let atMost = collectedAtMost
-        let hits = dialect.wordKeys(ranking)
-        guard try connection.fetchInt("SELECT COUNT(*) FROM (\(hits) LIMIT \(atMost + 1)) AS k") ?? 0 <= atMost
+        guard dialect.collectsWordPages, let condition, try Collected.fits(dialect.wordKeys(ranking), on: connection)
         else { return nil }
         var matches: [(order: MessageOrderKey, score: Double)] = []
         try connection.forEachCollected(
@@ -102,14 +99,18 @@ struct RankedPage {
             JOIN messages m ON m.date_key = +rk.rank_rowid LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)
             """, limit: nil
         ) { row in matches.append((MessageOrderKey(dateSent: row[2], id: row[3], key: row[0]), row[1])) }
-        let higherIsBetter = dialect.higherScoreIsBetter
-        matches.sort { a, b in
-            if a.score != b.score { return higherIsBetter ? a.score > b.score : a.score < b.score }
-            return b.order < a.order
-        }
+        matches.sort { ranksBefore($0, $1) }
         let page = matches.dropFirst(options.offset).prefix(options.limit).map(\.order.key)
         let rows = try Columns.hits(keys: page, on: connection)
         return (page.compactMap { rows[$0] }, matches.count)
+    }
+
+    /// The one-statement plan's order: the better score first, then the newer message (`date_sent`, then `id`).
+    private func ranksBefore(
+        _ a: (order: MessageOrderKey, score: Double), _ b: (order: MessageOrderKey, score: Double)
+    ) -> Bool {
+        if a.score != b.score { return dialect.higherScoreIsBetter ? a.score > b.score : a.score < b.score }
+        return b.order < a.order
     }
 
     /// The page's hits, or `nil` when the query has fewer matches than the page reaches (the one-statement plan
@@ -137,16 +138,12 @@ struct RankedPage {
                 if score == last.score { found[row[0]] = score }
             }
         }
-        let higherIsBetter = dialect.higherScoreIsBetter
-        var rows: [(hit: SearchHit, score: Double, order: MessageOrderKey)] = []
+        var rows: [(hit: SearchHit, order: MessageOrderKey, score: Double)] = []
         for (key, hit) in try Columns.hits(keys: Array(found.keys), on: connection) {
             let order = MessageOrderKey(dateSent: hit.message.dateSent, id: hit.message.id, key: key)
-            rows.append((hit, found[key] ?? 0, order))
+            rows.append((hit, order, found[key] ?? 0))
         }
-        rows.sort { a, b in
-            if a.score != b.score { return higherIsBetter ? a.score > b.score : a.score < b.score }
-            return b.order < a.order
-        }
+        rows.sort { ranksBefore(($0.order, $0.score), ($1.order, $1.score)) }
         return rows.dropFirst(options.offset).prefix(options.limit).map(\.hit)
     }
 }

@@ -2,14 +2,22 @@ import Archive
 import Foundation
 import QueryLanguage
 
-/// At most this many hits of the words are collected for a page with its total (``SQLArchiveReading``'s
-/// `collectedPage`, ``RankedPage/collected(options:on:)``): each match kept is its date, id and key (about 60
-/// bytes), so memory stays bounded whatever the archive's size.
-let collectedAtMost = 100_000
+/// The bound on a page collected with its total (``SQLArchiveReading``'s `collectedPage`,
+/// ``RankedPage/collected(options:on:)``): at most this many hits of the words, each match kept as its date, id
+/// and key (about 60 bytes), so memory stays bounded whatever the archive's size.
+enum Collected {
+    static let atMost = 100_000
+
+    /// Whether `keys` (one of the word index's statements) selects no more than ``atMost`` keys: a count stopped
+    /// just past it.
+    static func fits(_ keys: SQLFragment, on connection: any SQLConnection) throws -> Bool {
+        try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(atMost + 1)) AS k") ?? 0 <= atMost
+    }
+}
 
 extension SQLArchiveReading {
     /// The page and the total of words beside other conditions in one pass over the words' hits, or `nil` when
-    /// the query is not of that shape, the words have more than ``collectedAtMost`` hits, `sort` is by rank, or
+    /// the query is not of that shape, the words have more than ``Collected/atMost`` hits, `sort` is by rank, or
     /// the engine reads such pages better itself (``SQLDialect/collectsWordPages``).
     ///
     /// The page and its total were two statements, each reading every hit's row to test the other conditions:
@@ -26,8 +34,7 @@ extension SQLArchiveReading {
         let words = children.filter { if case .text = $0 { true } else { false } }
         guard !words.isEmpty,
             let (keys, space) = compiler.fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word,
-            try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(collectedAtMost + 1)) AS k") ?? 0
-                <= collectedAtMost
+            try Collected.fits(keys, on: connection)
         else { return nil }
         var matches: [MessageOrderKey] = []
         try connection.forEachCollected(
