@@ -6,8 +6,10 @@ public struct SearchOptions: Sendable, Hashable {
         case newest = "-date"
         /// Oldest first (`date`), the order of a transcript.
         case oldest = "date"
-        /// Best full-text match first (bm25 over the query's words), then newest. Ranking scores every
-        /// hit before the limit applies, so it is slow on very common words; without words it is `-date`.
+        /// Best full-text match first (bm25 over the query's words; PostgreSQL's `ts_rank`), then newest. Every
+        /// hit is scored before the limit applies (only the scores are sorted, then the page's rows read: about
+        /// 50 ms for a word in 25,000 of a million messages, more beside other conditions, whose rows are
+        /// tested); without words it is `-date`.
         case rank
     }
 
