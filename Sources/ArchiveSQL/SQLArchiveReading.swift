@@ -55,6 +55,17 @@ enum Columns {
             lastError: row[16], firstSeenAt: row[17])
     }
 
+    /// The hits of the messages with these word keys, by key (one statement).
+    static func hits(keys: [Int64], on connection: any SQLConnection) throws -> [Int64: SearchHit] {
+        guard !keys.isEmpty else { return [:] }
+        var hits: [Int64: SearchHit] = [:]
+        try connection.forEachCollected(
+            "SELECT \(raw: hit), m.date_key FROM \(raw: hitSource) WHERE m.date_key IN (\(SQLFragment.list(keys)))",
+            limit: nil
+        ) { row in hits[row[23]] = Columns.hit(row) }
+        return hits
+    }
+
     /// The recorded files for these keys, one look-up each.
     static func files(keys: some Collection<String>, on connection: any SQLConnection) throws -> [String: ArchivedFile]
     {

@@ -39,12 +39,13 @@ public protocol SQLDialect: Sendable {
     var unlistedWordShare: Double? { get }
     /// The rows the engine's plan (``SQLConnection/plan(of:)``) of a statement estimates it returns, when it says.
     func estimatedRows(plan: [String]) -> Double?
-    /// Whether a page of words beside other conditions is read with its total in one pass over the words' hits,
-    /// keeping each match's date, id and key (SQLite: each hit's row is a page copied in, so reading them once
-    /// instead of twice halves the cost), rather than by the planner and counted apart (PostgreSQL: its bitmap
-    /// scans read the hits in page order for the count, its planner walks dates for the page, and collected
-    /// matches would cross the wire: measured 3× slower with 17,000 of them).
-    var collectsWordPages: Bool { get }
+    /// Whether the shared reader steers a page of frequent words beside other conditions — a bounded walk of the
+    /// date index, else the page collected with its total in one pass over the words' hits — rather than leave it
+    /// to the planner and count apart. SQLite: its planner fetches and sorts every hit, and each hit's row is a
+    /// page copied in, so reading them once instead of twice halves the cost. PostgreSQL: its planner walks dates
+    /// for the page by itself, its bitmap scans read the hits in page order for the count, and collected matches
+    /// would cross the wire (measured 3× slower with 17,000 of them).
+    var steersWordsBesideConditions: Bool { get }
     /// A condition on `messages m`: its ``wordKey`` is one of the keys `keys` selects (one of the word index's
     /// statements), as the engine best reads a few keys out of many messages.
     func wordKeyIn(_ keys: SQLFragment) -> SQLFragment

@@ -71,7 +71,7 @@ public struct PostgresDialect: SQLDialect {
         return Double(top[start.upperBound...].prefix { $0.isNumber })
     }
 
-    public var collectsWordPages: Bool { false }
+    public var steersWordsBesideConditions: Bool { false }
 
     /// The keys as an array computed first (an init plan of the GIN index's hits), then fetched by the
     /// `date_key` index: with `IN`, the planner may walk every message in date order probing each against the

@@ -83,13 +83,15 @@ struct RankedPage {
     }
 
     /// The page and its total in one pass over the words' hits, for a query with conditions beside its words on
-    /// engines that read such pages better collected (``SQLDialect/collectsWordPages``); `nil` otherwise, and when
+    /// engines whose pages of words beside conditions the shared reader steers
+    /// (``SQLDialect/steersWordsBesideConditions``); `nil` otherwise, and when
     /// the words have more hits than ``Collected/atMost``. Each match's key, score, date and id are kept, their
     /// number is the total, and the page is sorted from them as the one-statement plan sorts: the total would
     /// otherwise read every hit's row a second time.
     func collected(options: SearchOptions, on connection: any SQLConnection) throws -> (hits: [SearchHit], total: Int)?
     {
-        guard dialect.collectsWordPages, let condition, try Collected.fits(dialect.wordKeys(ranking), on: connection)
+        guard dialect.steersWordsBesideConditions, let condition,
+            try Collected.fits(dialect.wordKeys(ranking), on: connection)
         else { return nil }
         var matches: [(order: MessageOrderKey, score: Double)] = []
         try connection.forEachCollected(

@@ -18,7 +18,7 @@ enum Collected {
 extension SQLArchiveReading {
     /// The page and the total of words beside other conditions in one pass over the words' hits, or `nil` when
     /// the query is not of that shape, the words have more than ``Collected/atMost`` hits, `sort` is by rank, or
-    /// the engine reads such pages better itself (``SQLDialect/collectsWordPages``).
+    /// the engine reads such pages better itself (``SQLDialect/steersWordsBesideConditions``).
     ///
     /// The page and its total were two statements, each reading every hit's row to test the other conditions:
     /// `invoice is:edited` read 24,904 rows twice at a million messages (160 ms on SQLite). Here one statement
@@ -28,13 +28,9 @@ extension SQLArchiveReading {
     static func collectedPage(
         _ query: Query, options: SearchOptions, compiler: SearchCompiler, on connection: any SQLConnection
     ) throws -> (hits: [SearchHit], total: Int)? {
-        guard connection.dialect.collectsWordPages, options.sort != .rank, compiler.fullTextKeys(query.root) == nil,
-            compiler.wordQueryInPeriod(query.root) == nil, case .and(let children) = query.root
-        else { return nil }
-        let words = children.filter { if case .text = $0 { true } else { false } }
-        guard !words.isEmpty,
-            let (keys, space) = compiler.fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word,
-            try Collected.fits(keys, on: connection)
+        guard connection.dialect.steersWordsBesideConditions, options.sort != .rank,
+            compiler.fullTextKeys(query.root) == nil, compiler.wordQueryInPeriod(query.root) == nil,
+            let keys = compiler.wordKeysBesideConditions(query.root), try Collected.fits(keys, on: connection)
         else { return nil }
         var matches: [MessageOrderKey] = []
         try connection.forEachCollected(
@@ -69,18 +65,5 @@ struct MessageOrderKey: Comparable {
 
     static func == (a: MessageOrderKey, b: MessageOrderKey) -> Bool {
         a.dateSent == b.dateSent && a.id.utf8.elementsEqual(b.id.utf8)
-    }
-}
-
-extension Columns {
-    /// The hits of the messages with these word keys, by key (one statement).
-    static func hits(keys: [Int64], on connection: any SQLConnection) throws -> [Int64: SearchHit] {
-        guard !keys.isEmpty else { return [:] }
-        var hits: [Int64: SearchHit] = [:]
-        try connection.forEachCollected(
-            "SELECT \(raw: hit), m.date_key FROM \(raw: hitSource) WHERE m.date_key IN (\(SQLFragment.list(keys)))",
-            limit: nil
-        ) { row in hits[row[23]] = Columns.hit(row) }
-        return hits
     }
 }

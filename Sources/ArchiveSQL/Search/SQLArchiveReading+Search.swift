@@ -262,11 +262,8 @@ extension SQLArchiveReading {
         _ query: Query, compiler: SearchCompiler, options: SearchOptions, on connection: any SQLConnection
     ) throws -> SQLFragment? {
         let dialect = connection.dialect
-        guard let share = dialect.unlistedWordShare, options.sort != .rank, case .and(let children) = query.root
-        else { return nil }
-        let words = children.filter { if case .text = $0 { true } else { false } }
-        guard !words.isEmpty, words.count < children.count,
-            let (keys, space) = compiler.fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word
+        guard let share = dialect.unlistedWordShare, options.sort != .rank,
+            let keys = compiler.wordKeysBesideConditions(query.root)
         else { return nil }
         let messages = Double(max(try messagesAbout(on: connection), 1))
         guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: keys)),

@@ -16,23 +16,20 @@ extension SQLArchiveReading {
     /// when it does not (the other conditions are rare), the caller fetches the hits as before, having spent
     /// about as much as they cost.
     ///
-    /// Only where the engine's planner asks the word index itself (SQLite: ``SQLDialect/unlistedWordShare`` is
-    /// `nil`), for words frequent enough that a walk of that length would meet them (a count stopped at that
+    /// Only where the shared reader steers such pages (``SQLDialect/steersWordsBesideConditions``), for words
+    /// frequent enough that a walk of that length would meet them (a count stopped at that
     /// length), without a keyset cursor, and when no condition beside the words has an index the planner may
     /// prefer (sender, dialog, date, links, substrings).
     static func walkBoundary(
         _ query: Query, compiler: SearchCompiler, options: SearchOptions, on connection: any SQLConnection
     ) throws -> Int? {
         let dialect = connection.dialect
-        guard dialect.unlistedWordShare == nil, options.sort != .rank, options.after == nil, options.limit > 0,
-            compiler.fullTextKeys(query.root) == nil, case .and(let children) = query.root
-        else { return nil }
-        let words = children.filter { if case .text = $0 { true } else { false } }
-        guard !words.isEmpty, !children.contains(where: \.hasIndexedCondition),
-            let (keys, space) = compiler.fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word
+        guard dialect.steersWordsBesideConditions, options.sort != .rank, options.after == nil, options.limit > 0,
+            compiler.fullTextKeys(query.root) == nil, !query.root.hasIndexedCondition,
+            let keys = compiler.wordKeysBesideConditions(query.root)
         else { return nil }
         let length = walkBound(
-            wanted: options.limit + options.offset, messages: Double(try messagesAbout(on: connection)))
+            wanted: options.limit + options.offset, messages: Double(max(try messagesAbout(on: connection), 1)))
         let count = try connection.fetchInt("SELECT COUNT(*) FROM (\(keys) LIMIT \(length)) AS k") ?? 0
         guard count >= length else { return nil }
         let order = options.sort == .oldest ? "" : " DESC"

@@ -77,6 +77,18 @@ extension SearchCompiler {
         }
     }
 
+    /// The word index's keys of an `and`'s words, phrases and prefixes when other conditions stand beside them
+    /// (`invoice dialog_type:private`, `refund -from:user2`); `nil` for any other expression, and when those
+    /// words are no word-index query (none, or only excluded ones).
+    func wordKeysBesideConditions(_ expression: QueryExpression) -> SQLFragment? {
+        guard case .and(let children) = expression else { return nil }
+        let words = children.filter { if case .text = $0 { true } else { false } }
+        guard !words.isEmpty, words.count < children.count,
+            let (keys, space) = fullTextKeys(words.count == 1 ? words[0] : .and(words)), space == .word
+        else { return nil }
+        return keys
+    }
+
     /// The one word-index query an expression is, when it is only words, phrases and prefixes under one `and`
     /// (some of them negated) or one `or`: what the word index can page through in date order.
     func singleWordQuery(_ expression: QueryExpression) -> WordQuery? {

@@ -60,7 +60,7 @@ public struct SQLiteDialect: SQLDialect {
     /// `EXPLAIN QUERY PLAN` gives no row counts.
     public func estimatedRows(plan: [String]) -> Double? { nil }
 
-    public var collectsWordPages: Bool { true }
+    public var steersWordsBesideConditions: Bool { true }
 
     public func wordKeyIn(_ keys: SQLFragment) -> SQLFragment { "\(raw: wordKey) IN (\(keys))" }
 
