@@ -33,6 +33,7 @@ enum PostgresSchema {
         migrator.registerMigration("v1-core", statements: core)
         migrator.registerMigration("v2-crawl-workers", statements: crawlWorkers)
         migrator.registerMigration("v3-listing-parts", statements: listingParts)
+        migrator.registerMigration("v4-stats-rollups", statements: statsRollups)
         return migrator
     }()
 

@@ -130,6 +130,11 @@ extension SQLConnection {
     public func fetchInt(_ statement: SQLFragment) throws -> Int? {
         try fetchOne(statement) { $0[0] as Int? } ?? nil
     }
+
+    /// Runs a statement that returns no rows (an `INSERT`, a `DELETE`), inside ``SQLDatabase/write(_:)``.
+    public func execute(_ statement: SQLFragment) throws {
+        try forEachCollected(statement, limit: nil) { _ in }
+    }
 }
 
 /// How a backend runs the shared reader's reads.
@@ -140,6 +145,10 @@ public protocol SQLDatabase: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` with a view in which every read sees the same archive for as long as `body` runs.
     func withSnapshot<T: Sendable>(_ body: @Sendable (any SQLSnapshotDatabase) async throws -> T) async throws -> T
+    /// Runs `body` in one write transaction in which every statement sees the same archive, and which no other
+    /// `write` of any process runs beside (SQLite: its single writer; PostgreSQL: an advisory lock taken before
+    /// the transaction's snapshot). For the shared SQL that maintains derived tables (``StatsRollup``).
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 }
 
 /// A long-lived consistent view (an export's): reads on it see one state of the archive, one at a time.

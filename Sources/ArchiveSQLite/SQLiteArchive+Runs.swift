@@ -1,3 +1,4 @@
+import ArchiveSQL
 import GRDB
 
 extension SQLiteArchive {
@@ -29,9 +30,12 @@ extension SQLiteArchive {
         }
     }
 
-    /// Nothing to do: SQLite has no row visibility to settle, the query compiler steers its plans, and the
-    /// archive keeps no `sqlite_stat1` whose figures could go stale (``ArchiveWriter/settleAfterBulkChange()``).
-    public func settleAfterBulkChange() async throws {}
+    /// Brings the statistics roll-ups up to date (``StatsRollup``); nothing else: SQLite has no row visibility
+    /// to settle, the query compiler steers its plans, and the archive keeps no `sqlite_stat1` whose figures
+    /// could go stale (``ArchiveWriter/settleAfterBulkChange()``).
+    public func settleAfterBulkChange() async throws {
+        try await sql.write { try StatsRollup.refresh($0) }
+    }
 
     /// Records how a run ended, with its tallies.
     ///
@@ -52,6 +56,7 @@ extension SQLiteArchive {
                 ])
             guard db.changesCount == 1 else { throw ArchiveError.unknownRun(id) }
         }
+        if status != .interrupted { try await settleAfterBulkChange() }
     }
 
 }

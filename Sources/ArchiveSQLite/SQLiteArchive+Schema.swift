@@ -50,6 +50,7 @@ extension SQLiteArchive {
         }
         migrator.registerMigration("v8-erasure", migrate: createErasure)
         migrator.registerMigration("v9-legal-holds", migrate: createHolds)
+        migrator.registerMigration("v10-stats-rollups", migrate: createStatsRollups)
         return migrator
     }
 

@@ -82,6 +82,8 @@ package struct StatsFixture {
         // p7 arrives after the reconcile: archived now, not at the count. Tuesday 2024-03-12, 11:00.
         let late = message(7, privateID, sender: 1, at: monday + 8 * 86_400 + 11 * 3600)  // reply after 691,200 s
         try await archive.storeMessages(dialogID: privateID, rawItems: [late.json], cursor: nil, at: crawled + 20)
+        // The roll-ups refreshed, as a crawl run leaves them: the figures below are read from them.
+        try await archive.settleAfterBulkChange()
         // Read back read-only, as `qbarchive stats` and the service open it.
         return StatsFixture(directory: directory, archive: try await backend.openReader(directory.path))
     }

@@ -18,6 +18,9 @@ public struct StatisticsRequest: Sendable, Hashable {
     public var bucket: Bucket
     /// How many top senders and top dialogs to return.
     public var top: Int
+    /// Whether a whole-archive report may read the statistics roll-ups (it does when they are mostly fresh);
+    /// `false` reads every message, as a report with a query does: the reference the tests compare with.
+    package var readsRollups = true
 
     public init(query: Query? = nil, bucket: Bucket = .day, top: Int = 10) {
         self.query = query

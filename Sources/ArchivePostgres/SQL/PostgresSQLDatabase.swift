@@ -31,6 +31,37 @@ struct PostgresSQLDatabase: SQLDatabase {
         }
     }
 
+    /// A session advisory lock taken before the transaction begins, so that its snapshot already sees what the
+    /// previous writer committed (a lock taken inside would come after the snapshot); a repeatable-read
+    /// transaction, so that every statement sees the same archive while concurrent crawl workers go on writing.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.writeLock))", logger: logger)
+            do {
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
+                let result: T
+                do {
+                    result = try await BlockingThread.run {
+                        try body(PostgresSQLConnection(connection: connection, logger: logger))
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw PostgresErrors.translated(error, timeout: nil)
+                }
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.writeLock))", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.writeLock))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// The advisory lock of ``write(_:)`` ("qbarstat").
+    static let writeLock: Int64 = 0x7162_6172_7374_6174
+
     /// Runs `body` inside a read-only, repeatable-read transaction on `connection`, ended whatever happens.
     static func readTransaction<T>(
         on connection: PostgresConnection, timeout: Duration?, logger: Logger, _ body: () async throws -> T

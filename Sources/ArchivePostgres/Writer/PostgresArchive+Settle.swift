@@ -1,4 +1,5 @@
 import Archive
+import ArchiveSQL
 import PostgresNIO
 
 extension PostgresArchive {
@@ -16,7 +17,10 @@ extension PostgresArchive {
     /// pages already all-visible, and a table another session is vacuuming (a second worker ending its run) is
     /// left to it. Best effort: it changes no answer, only how fast one comes, so a failure (a role that does
     /// not own the tables) is logged, never thrown.
+    ///
+    /// First it brings the statistics roll-ups up to date (``StatsRollup``), which the vacuum then covers too.
     public func settleAfterBulkChange() async throws {
+        try await sql.write { try StatsRollup.refresh($0) }
         do {
             // Table names from the catalogue, quoted by the server: nothing of ours reaches the statement.
             var unsettled: [String] = []

@@ -14,7 +14,7 @@ extension SQLArchiveReading {
     /// counted everywhere (and as deletions). See docs/stats.md for each definition.
     public func statistics(_ request: StatisticsRequest) async throws -> ArchiveStatistics {
         try await reading(request.query) { connection in
-            let selection = try StatsSelection(query: request.query, on: connection)
+            let selection = try StatsSelection(request, on: connection)
             var statistics = ArchiveStatistics()
             try Self.readHourly(connection, selection, request.bucket, into: &statistics)
             try Self.readActiveSenders(connection, selection, request.bucket, into: &statistics)
@@ -41,10 +41,14 @@ extension SQLArchiveReading {
         let hour = sql.floorDivision("m.date_sent", 3600)
         let day = sql.floorDivision("h", 24)
         let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
-        var buckets: [ArchiveStatistics.VolumeBucket] = []
-        try connection.forEach(
-            """
-            WITH hourly AS MATERIALIZED (
+        let hourly: SQLFragment =
+            if let shares = selection.rollups {
+                """
+                SELECT hour AS h, NULLIF(kinds, '') AS kinds, messages AS n, deleted, edits, edited
+                FROM (\(raw: shares.hours.current(stale: StatsRollup.stale))) rolled
+                """
+            } else {
+                """
                 SELECT \(raw: hour) AS h,
                     CASE WHEN m.attachments = '[]' THEN NULL ELSE (
                         SELECT \(raw: kinds) FROM \(raw: d.jsonElements(of: "m.attachments", as: "e"))
@@ -53,7 +57,12 @@ extension SQLArchiveReading {
                     \(raw: d.countWhere("m.edited > 0")) AS edited
                 FROM \(raw: selection.source) \(selection.whereClause())
                 GROUP BY h, kinds
-            ), daily AS (
+                """
+            }
+        var buckets: [ArchiveStatistics.VolumeBucket] = []
+        try connection.forEach(
+            """
+            WITH hourly AS MATERIALIZED (\(hourly)), daily AS (
                 SELECT \(raw: day) AS day, ((h % 24) + 24) % 24 AS hour, n, deleted FROM hourly
             )
             SELECT 'total', CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(n), SUM(deleted), SUM(edits), SUM(edited),
@@ -106,13 +115,19 @@ extension SQLArchiveReading {
         into statistics: inout ArchiveStatistics
     ) throws {
         let sql = StatsSQL(dialect: connection.dialect)
+        let active: SQLFragment =
+            if let shares = selection.rollups {
+                "SELECT day, sender_id AS sender FROM (\(raw: shares.senderDays.current(stale: StatsRollup.stale))) rolled"
+            } else {
+                """
+                SELECT DISTINCT \(raw: sql.floorDivision("m.date_sent", 86_400)) AS day, m.sender_id AS sender
+                FROM \(raw: selection.source) \(selection.whereClause("m.sender_id IS NOT NULL"))
+                """
+            }
         var perBucket: [Int: Int] = [:]
         try connection.forEach(
             """
-            WITH active AS MATERIALIZED (
-                SELECT DISTINCT \(raw: sql.floorDivision("m.date_sent", 86_400)) AS day, m.sender_id AS sender
-                FROM \(raw: selection.source) \(selection.whereClause("m.sender_id IS NOT NULL"))
-            )
+            WITH active AS MATERIALIZED (\(active))
             SELECT 'day', day * 86400, COUNT(*) FROM active GROUP BY day
             UNION ALL
             SELECT 'bucket', start, COUNT(DISTINCT sender)
@@ -154,13 +169,21 @@ extension SQLArchiveReading {
     }
 }
 
-/// The selected messages: `messages m`, joined to `dialogs d` when the query reads a dialog column.
+/// The selected messages: `messages m`, joined to `dialogs d` when the query reads a dialog column; or, for a
+/// whole-archive report whose roll-ups are mostly fresh, the roll-ups (``StatsRollup``).
 struct StatsSelection {
     var source = "messages m"
     var condition: SQLFragment?
+    /// The roll-ups' statements, when the report reads them instead of every message.
+    var rollups: StatsShares?
 
-    init(query: Query?, on connection: any SQLConnection) throws {
-        guard let query else { return }
+    init(_ request: StatisticsRequest, on connection: any SQLConnection) throws {
+        guard let query = request.query else {
+            if request.readsRollups, try StatsRollup.serves(connection) {
+                rollups = StatsShares(dialect: connection.dialect)
+            }
+            return
+        }
         let compiler = try SearchCompiler.resolving(query, on: connection)
         if query.root.readsDialogs { source = "messages m LEFT JOIN dialogs d ON d.id = m.dialog_id" }
         condition = try compiler.compile(query.root)

@@ -7,13 +7,24 @@ extension SQLArchiveReading {
     static func topSenders(_ connection: any SQLConnection, _ selection: StatsSelection, limit: Int) throws
         -> [ArchiveStatistics.SenderCount]
     {
-        try connection.fetchAll(
-            """
-            SELECT t.sender, u.login, u.full_name, t.n FROM (
+        let counts: SQLFragment =
+            if let shares = selection.rollups {
+                """
+                SELECT sender_id AS sender, SUM(messages) AS n
+                FROM (\(raw: shares.senderDays.current(stale: StatsRollup.stale))) rolled
+                GROUP BY sender_id ORDER BY n DESC, sender_id LIMIT \(limit)
+                """
+            } else {
+                """
                 SELECT m.sender_id AS sender, COUNT(*) AS n FROM \(raw: selection.source)
                 \(selection.whereClause("m.sender_id IS NOT NULL"))
                 GROUP BY m.sender_id ORDER BY n DESC, m.sender_id LIMIT \(limit)
-            ) t LEFT JOIN users u ON u.id = t.sender ORDER BY t.n DESC, t.sender
+                """
+            }
+        return try connection.fetchAll(
+            """
+            SELECT t.sender, u.login, u.full_name, t.n FROM (\(counts)) t
+            LEFT JOIN users u ON u.id = t.sender ORDER BY t.n DESC, t.sender
             """
         ) { .init(id: $0[0], login: $0[1], fullName: $0[2], messages: $0[3]) }
     }
@@ -25,6 +36,23 @@ extension SQLArchiveReading {
         let d = connection.dialect
         let names = d.jsonArrayAggregate(
             "COALESCE(NULLIF(u.full_name, ''), u.login, CAST(\(d.jsonElement("e")) AS TEXT))")
+        let counts: SQLFragment =
+            if selection.rollups != nil {
+                """
+                SELECT dialog, n FROM (
+                    SELECT dialog_id AS dialog, messages AS n FROM stats_dialogs
+                    WHERE dialog_id NOT IN \(raw: StatsRollup.stale)
+                    UNION ALL
+                    SELECT m.dialog_id, COUNT(*) FROM messages m WHERE m.dialog_id IN \(raw: StatsRollup.stale)
+                    GROUP BY m.dialog_id
+                ) rolled ORDER BY n DESC, dialog LIMIT \(limit)
+                """
+            } else {
+                """
+                SELECT m.dialog_id AS dialog, COUNT(*) AS n FROM \(raw: selection.source) \(selection.whereClause())
+                GROUP BY m.dialog_id ORDER BY n DESC, m.dialog_id LIMIT \(limit)
+                """
+            }
         return try connection.fetchAll(
             """
             SELECT t.dialog, dd.name, dd.type,
@@ -33,10 +61,7 @@ extension SQLArchiveReading {
                     FROM \(raw: d.jsonElements(of: "dd.occupant_ids", as: "e")) LEFT JOIN users u ON u.id = \(raw: d.jsonIntegerElement("e"))
                 ) END,
                 t.n
-            FROM (
-                SELECT m.dialog_id AS dialog, COUNT(*) AS n FROM \(raw: selection.source) \(selection.whereClause())
-                GROUP BY m.dialog_id ORDER BY n DESC, m.dialog_id LIMIT \(limit)
-            ) t LEFT JOIN dialogs dd ON dd.id = t.dialog ORDER BY t.n DESC, t.dialog
+            FROM (\(counts)) t LEFT JOIN dialogs dd ON dd.id = t.dialog ORDER BY t.n DESC, t.dialog
             """
         ) { row in
             let names: String? = row[3]
@@ -54,6 +79,7 @@ extension SQLArchiveReading {
     static func replyTimes(_ connection: any SQLConnection, _ selection: StatsSelection) throws
         -> ArchiveStatistics.ReplyTimes
     {
+        if let shares = selection.rollups { return try rolledReplyTimes(connection, shares) }
         let privateDialogs = "m.dialog_id IN (SELECT id FROM dialogs WHERE type = 3)"
         return try connection.fetchOne(
             """
@@ -84,17 +110,29 @@ extension SQLArchiveReading {
             ?? SQLFragment()
         let atCount = d.countWhere(
             "x.first_seen_at <= s.server_counted_at AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)")
+        let counts =
+            if let shares = selection.rollups {
+                """
+                SELECT dialog_id AS dialog, messages - deleted AS live, deleted, at_count FROM (
+                    SELECT dialog_id, messages, deleted, at_count FROM stats_dialogs
+                    WHERE dialog_id NOT IN \(StatsRollup.stale)
+                    UNION ALL SELECT dialog_id, messages, deleted, at_count FROM (\(shares.dialogs(StatsRollup.stale))) fresh
+                ) rolled
+                """
+            } else {
+                """
+                SELECT x.dialog_id AS dialog, \(d.countWhere("x.deleted_at IS NULL")) AS live,
+                    \(d.countWhere("x.deleted_at IS NOT NULL")) AS deleted, \(atCount) AS at_count
+                FROM messages x LEFT JOIN crawl_state s ON s.dialog_id = x.dialog_id GROUP BY x.dialog_id
+                """
+            }
         return try connection.fetchAll(
             """
             SELECT dd.id, dd.name, dd.type, dd.deleted_at IS NOT NULL, c.server_count, c.server_counted_at,
                 CASE WHEN c.server_counted_at IS NULL THEN NULL ELSE COALESCE(k.at_count, 0) END,
                 COALESCE(k.live, 0), COALESCE(k.deleted, 0)
             FROM dialogs dd LEFT JOIN crawl_state c ON c.dialog_id = dd.id
-            LEFT JOIN (
-                SELECT x.dialog_id AS dialog, \(raw: d.countWhere("x.deleted_at IS NULL")) AS live,
-                    \(raw: d.countWhere("x.deleted_at IS NOT NULL")) AS deleted, \(raw: atCount) AS at_count
-                FROM messages x LEFT JOIN crawl_state s ON s.dialog_id = x.dialog_id GROUP BY x.dialog_id
-            ) k ON k.dialog = dd.id
+            LEFT JOIN (\(raw: counts)) k ON k.dialog = dd.id
             \(filter)
             ORDER BY dd.id
             """
@@ -103,5 +141,24 @@ extension SQLArchiveReading {
                 id: row[0], name: row[1], type: row[2], dialogDeleted: row[3], serverCount: row[4], countedAt: row[5],
                 archivedAtCount: row[6], archived: row[7], deleted: row[8])
         }
+    }
+
+    /// ``replyTimes(_:_:)`` from the roll-ups: the count of first replies per delay, read in delay order; the
+    /// nearest-rank percentile is the first delay whose running count reaches the rank.
+    private static func rolledReplyTimes(_ connection: any SQLConnection, _ shares: StatsShares) throws
+        -> ArchiveStatistics.ReplyTimes
+    {
+        try connection.fetchOne(
+            """
+            WITH running AS (
+                SELECT delay, CAST(SUM(replies) OVER (ORDER BY delay) AS BIGINT) AS upto,
+                    CAST(SUM(replies) OVER () AS BIGINT) AS n
+                FROM (\(raw: shares.replies.current(stale: StatsRollup.stale))) rolled
+            )
+            SELECT COALESCE(MAX(n), 0), MIN(CASE WHEN upto >= (n + 1) / 2 THEN delay END),
+                MIN(CASE WHEN upto >= (9 * n + 9) / 10 THEN delay END)
+            FROM running
+            """
+        ) { ArchiveStatistics.ReplyTimes(replies: $0[0], median: $0[1], p90: $0[2]) } ?? ArchiveStatistics.ReplyTimes()
     }
 }

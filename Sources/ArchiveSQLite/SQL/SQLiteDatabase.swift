@@ -20,6 +20,20 @@ struct SQLiteDatabase: SQLDatabase {
     func withSnapshot<T: Sendable>(_ body: @Sendable (any SQLSnapshotDatabase) async throws -> T) async throws -> T {
         try await body(SQLiteSnapshotDatabase(snapshot: try pool.makeSnapshot()))
     }
+
+    /// GRDB's single writer, in an `IMMEDIATE` transaction: the write lock is taken before the first read, so
+    /// another process's write cannot slip between what `body` reads and what it writes.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(GRDBConnection(db: db))
+                return .commit
+            }
+            guard let result else { throw DatabaseError(resultCode: .SQLITE_INTERNAL) }
+            return result
+        }
+    }
 }
 
 /// A GRDB `DatabaseSnapshot` as the shared reader's consistent view.

@@ -1,0 +1,178 @@
+import Archive
+
+/// The roll-ups that let `qbarchive stats` and the dashboard read a few thousand rows instead of every message.
+///
+/// Each figure of a whole-archive report is a sum over dialogs, so each dialog's share is kept (`stats_dialog_*`
+/// tables, one row per dialog and hour, per dialog, day and sender, per dialog and reply delay; `stats_dialogs`,
+/// one row per dialog) beside their sums (`stats_hours`, `stats_sender_days`, `stats_replies`). Any change to a
+/// dialog's messages (a page stored, an edit, a tombstone, an erasure), to its type or to its reconcile count
+/// marks the dialog stale in `stats_stale`, by triggers of the schema, so no writer can forget it.
+///
+/// A report is always exact, whatever was refreshed: it takes the sums, takes away the stored shares of the stale
+/// dialogs and adds their shares read from their messages now (``SQLArchiveReading`` reads them in one
+/// transaction). ``refresh(_:)`` moves the stale dialogs' new shares into the tables; it runs after a crawl run and
+/// a bulk change, so the stale part a report reads is what changed since. Why not update the sums row by row in
+/// the triggers: a reply delay depends on the message before it (an insert in the middle of a dialog changes two
+/// delays), and on PostgreSQL concurrent crawl workers would queue (or deadlock) on the same hourly rows.
+public enum StatsRollup {
+    /// The dialogs whose stored shares may be out of date.
+    static let stale = "(SELECT dialog_id FROM stats_stale)"
+
+    /// The stale dialogs' shares recomputed from their messages and moved into the roll-ups; returns how many
+    /// dialogs were refreshed. Run inside one write transaction that no other refresh runs beside (the backend's
+    /// ``SQLDatabase/write(_:)``): every statement must see the same stale set and the same messages.
+    @discardableResult
+    public static func refresh(_ connection: any SQLConnection) throws -> Int {
+        let dialogs = try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
+        guard dialogs > 0 else { return 0 }
+        let shares = StatsShares(dialect: connection.dialect)
+        for table in shares.summed {
+            try connection.execute(table.addToSums(from: "\(table.perDialog) WHERE dialog_id IN \(stale)", sign: "-"))
+            try connection.execute(SQLFragment.raw("DELETE FROM \(table.perDialog) WHERE dialog_id IN \(stale)"))
+            try connection.execute(
+                SQLFragment.raw("INSERT INTO \(table.perDialog) (\(table.columns)) \(table.share(stale))"))
+            try connection.execute(table.addToSums(from: "\(table.perDialog) WHERE dialog_id IN \(stale)", sign: ""))
+            try connection.execute(SQLFragment.raw("DELETE FROM \(table.sums) WHERE \(table.counted) = 0"))
+        }
+        try connection.execute(SQLFragment.raw("DELETE FROM stats_dialogs WHERE dialog_id IN \(stale)"))
+        try connection.execute(
+            SQLFragment.raw("INSERT INTO stats_dialogs (\(StatsShares.dialogColumns)) \(shares.dialogs(stale))"))
+        // On PostgreSQL only the markers this transaction's snapshot saw: a page committed meanwhile keeps its own.
+        try connection.execute("DELETE FROM stats_stale")
+        return dialogs
+    }
+
+    /// Whether a whole-archive report should read the roll-ups: when the stale dialogs are few (their messages
+    /// are read whole), and the roll-ups have been filled at all.
+    static func serves(_ connection: any SQLConnection) throws -> Bool {
+        let stale = try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
+        guard stale > 0 else { return true }
+        let dialogs = try connection.fetchInt("SELECT COUNT(*) FROM dialogs") ?? 0
+        return stale * 4 <= dialogs
+    }
+}
+
+/// The shares of one dialog (or of a set of dialogs) in each roll-up, as `SELECT`s over their messages.
+struct StatsShares {
+    /// A roll-up kept per dialog and summed over dialogs.
+    struct Summed {
+        /// The per-dialog table and the table of sums.
+        var perDialog: String
+        var sums: String
+        /// The key columns beside `dialog_id`, and the counted columns.
+        var keys: [String]
+        var counts: [String]
+        /// The column that is 0 only when the row counts nothing.
+        var counted: String
+        /// `SELECT dialog_id, keys…, counts…` over the messages of the dialogs in `dialogs` (a subquery).
+        var share: (_ dialogs: String) -> String
+
+        var columns: String { (["dialog_id"] + keys + counts).joined(separator: ", ") }
+
+        /// Adds (`sign` empty) or takes away (`sign` "-") the shares in `rows` (a table and condition) to the sums.
+        func addToSums(from rows: String, sign: String) -> SQLFragment {
+            let sums = counts.map { "\(sign)SUM(\($0))" }.joined(separator: ", ")
+            let updates = counts.map { "\($0) = \(self.sums).\($0) + excluded.\($0)" }.joined(separator: ", ")
+            let key = keys.joined(separator: ", ")
+            return .raw(
+                """
+                INSERT INTO \(self.sums) (\(key), \(counts.joined(separator: ", ")))
+                SELECT \(key), \(sums) FROM \(rows) GROUP BY \(key)
+                ON CONFLICT (\(key)) DO UPDATE SET \(updates)
+                """)
+        }
+
+        /// The current sums as rows of `keys…, counts…`: stored sums, minus the stale dialogs' stored shares,
+        /// plus their shares now; keys whose first count sums to 0 left out.
+        func current(stale: String) -> String {
+            let key = keys.joined(separator: ", ")
+            let negated = counts.map { "-\($0)" }.joined(separator: ", ")
+            let plain = counts.joined(separator: ", ")
+            let summed = counts.map { "SUM(\($0)) AS \($0)" }.joined(separator: ", ")
+            return """
+                SELECT \(key), \(summed) FROM (
+                    SELECT \(key), \(plain) FROM \(sums)
+                    UNION ALL SELECT \(key), \(negated) FROM \(perDialog) WHERE dialog_id IN \(stale)
+                    UNION ALL SELECT \(key), \(plain) FROM (\(share(stale))) fresh
+                ) signed GROUP BY \(key) HAVING SUM(\(counted)) <> 0
+                """
+        }
+    }
+
+    static let dialogColumns = "dialog_id, messages, deleted, at_count"
+
+    let dialect: any SQLDialect
+
+    /// Messages per hour and list of attachment types (`''` for none), with deletions and edits.
+    var hours: Summed {
+        let d = dialect
+        let sql = StatsSQL(dialect: d)
+        let hour = sql.floorDivision("m.date_sent", 3600)
+        let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
+        return Summed(
+            perDialog: "stats_dialog_hours", sums: "stats_hours", keys: ["hour", "kinds"],
+            counts: ["messages", "deleted", "edits", "edited"], counted: "messages"
+        ) { dialogs in
+            """
+            SELECT dialog_id, hour, kinds, COUNT(*) AS messages, \(d.countWhere("deleted_at IS NOT NULL")) AS deleted,
+                SUM(edited) AS edits, \(d.countWhere("edited > 0")) AS edited
+            FROM (
+                SELECT m.dialog_id, \(hour) AS hour, m.deleted_at, m.edited,
+                    COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
+                        SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
+                    ) END, '') AS kinds
+                FROM messages m WHERE m.dialog_id IN \(dialogs)
+            ) h GROUP BY dialog_id, hour, kinds
+            """
+        }
+    }
+
+    /// Messages per day and sender.
+    var senderDays: Summed {
+        let day = StatsSQL(dialect: dialect).floorDivision("m.date_sent", 86_400)
+        return Summed(
+            perDialog: "stats_dialog_sender_days", sums: "stats_sender_days", keys: ["day", "sender_id"],
+            counts: ["messages"], counted: "messages"
+        ) { dialogs in
+            """
+            SELECT m.dialog_id, \(day) AS day, m.sender_id, COUNT(*) AS messages FROM messages m
+            WHERE m.dialog_id IN \(dialogs) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, \(day), m.sender_id
+            """
+        }
+    }
+
+    /// First replies of private dialogs per delay, as `SQLArchiveReading.replyTimes` defines them.
+    var replies: Summed {
+        Summed(
+            perDialog: "stats_dialog_replies", sums: "stats_replies", keys: ["delay"], counts: ["replies"],
+            counted: "replies"
+        ) { dialogs in
+            """
+            SELECT dialog_id, delay, COUNT(*) AS replies FROM (
+                SELECT m.dialog_id, m.date_sent - LAG(m.date_sent) OVER turn AS delay,
+                    m.sender_id <> LAG(m.sender_id) OVER turn AS changed
+                FROM messages m
+                WHERE m.dialog_id IN \(dialogs) AND m.dialog_id IN (SELECT id FROM dialogs WHERE type = 3)
+                    AND m.sender_id IS NOT NULL
+                WINDOW turn AS (PARTITION BY m.dialog_id ORDER BY m.date_sent, m.id)
+            ) sequence WHERE changed GROUP BY dialog_id, delay
+            """
+        }
+    }
+
+    var summed: [Summed] { [hours, senderDays, replies] }
+
+    /// Each dialog's messages, tombstones, and messages archived at its last reconcile count (as coverage
+    /// counts them: first seen by then, not deleted by then).
+    func dialogs(_ dialogs: String) -> String {
+        let d = dialect
+        let atCount = d.countWhere(
+            "x.first_seen_at <= s.server_counted_at AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)")
+        return """
+            SELECT x.dialog_id AS dialog_id, COUNT(*) AS messages, \(d.countWhere("x.deleted_at IS NOT NULL")) AS deleted,
+                COALESCE(\(atCount), 0) AS at_count
+            FROM messages x LEFT JOIN crawl_state s ON s.dialog_id = x.dialog_id
+            WHERE x.dialog_id IN \(dialogs) GROUP BY x.dialog_id
+            """
+    }
+}

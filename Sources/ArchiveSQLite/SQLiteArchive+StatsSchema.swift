@@ -1,0 +1,92 @@
+import GRDB
+
+extension SQLiteArchive {
+    /// Migration `v10-stats-rollups`: the statistics roll-ups (``StatsRollup``) and the triggers that mark a
+    /// dialog stale whenever something a figure counts changes: a message stored, moved, re-dated, edited,
+    /// tombstoned, erased or deleted; a dialog's type; a reconcile count. Every dialog starts stale: the next
+    /// crawl run or import fills the roll-ups, and until then a report reads the messages, as before.
+    ///
+    /// Triggers rather than the writers' own statements: every path that writes messages (pages, imports,
+    /// erasure, migrations to come) marks the dialog without having to remember it. Each costs one look-up in
+    /// `stats_stale`'s key per written row.
+    static func createStatsRollups(_ db: Database) throws {
+        for statement in statsTables + statsTriggers { try db.execute(sql: statement) }
+        try db.execute(sql: "INSERT INTO stats_stale (dialog_id) SELECT DISTINCT dialog_id FROM messages")
+    }
+
+    private static let statsTables = [
+        "CREATE TABLE stats_stale (dialog_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
+        """
+        CREATE TABLE stats_dialog_hours (
+            dialog_id TEXT NOT NULL, hour INTEGER NOT NULL, kinds TEXT NOT NULL,
+            messages INTEGER NOT NULL, deleted INTEGER NOT NULL, edits INTEGER NOT NULL, edited INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, hour, kinds)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE stats_hours (
+            hour INTEGER NOT NULL, kinds TEXT NOT NULL,
+            messages INTEGER NOT NULL, deleted INTEGER NOT NULL, edits INTEGER NOT NULL, edited INTEGER NOT NULL,
+            PRIMARY KEY (hour, kinds)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE stats_dialog_sender_days (
+            dialog_id TEXT NOT NULL, day INTEGER NOT NULL, sender_id INTEGER NOT NULL, messages INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, day, sender_id)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE stats_sender_days (
+            day INTEGER NOT NULL, sender_id INTEGER NOT NULL, messages INTEGER NOT NULL,
+            PRIMARY KEY (day, sender_id)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE stats_dialog_replies (
+            dialog_id TEXT NOT NULL, delay INTEGER NOT NULL, replies INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, delay)) WITHOUT ROWID
+        """,
+        "CREATE TABLE stats_replies (delay INTEGER PRIMARY KEY NOT NULL, replies INTEGER NOT NULL) WITHOUT ROWID",
+        """
+        CREATE TABLE stats_dialogs (
+            dialog_id TEXT PRIMARY KEY NOT NULL, messages INTEGER NOT NULL, deleted INTEGER NOT NULL,
+            at_count INTEGER NOT NULL) WITHOUT ROWID
+        """,
+    ]
+
+    /// The columns a figure reads; an update that changes none of them (a re-crawl's `last_seen_at`, read
+    /// receipts, a text edit's text) marks nothing.
+    private static let countedColumns = [
+        "dialog_id", "id", "sender_id", "date_sent", "attachments", "edited",
+        "deleted_at", "first_seen_at",
+    ]
+
+    private static var statsTriggers: [String] {
+        let changed = countedColumns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        // Not `INSERT OR IGNORE`: inside a trigger, the outer statement's conflict clause replaces the trigger's
+        // (an upsert of `crawl_state` made it abort on the marker already there).
+        let mark = { (dialog: String) in
+            """
+            INSERT INTO stats_stale (dialog_id) SELECT \(dialog)
+            WHERE NOT EXISTS (SELECT 1 FROM stats_stale WHERE dialog_id = \(dialog));
+            """
+        }
+        return [
+            "CREATE TRIGGER stats_stale_message_insert AFTER INSERT ON messages BEGIN \(mark("new.dialog_id")) END",
+            "CREATE TRIGGER stats_stale_message_delete AFTER DELETE ON messages BEGIN \(mark("old.dialog_id")) END",
+            """
+            CREATE TRIGGER stats_stale_message_update AFTER UPDATE OF \(countedColumns.joined(separator: ", "))
+            ON messages WHEN \(changed) BEGIN \(mark("old.dialog_id")) \(mark("new.dialog_id")) END
+            """,
+            """
+            CREATE TRIGGER stats_stale_dialog_type AFTER UPDATE OF type ON dialogs WHEN old.type IS NOT new.type
+            BEGIN \(mark("new.id")) END
+            """,
+            """
+            CREATE TRIGGER stats_stale_count_insert AFTER INSERT ON crawl_state WHEN new.server_counted_at IS NOT NULL
+            BEGIN \(mark("new.dialog_id")) END
+            """,
+            """
+            CREATE TRIGGER stats_stale_count_update AFTER UPDATE OF server_counted_at ON crawl_state
+            WHEN old.server_counted_at IS NOT new.server_counted_at BEGIN \(mark("new.dialog_id")) END
+            """,
+        ]
+    }
+}

@@ -1,0 +1,178 @@
+import Archive
+import ArchiveTestSupport
+import Foundation
+import QuickBlox
+import Testing
+
+/// The statistics roll-ups against the reference: the same report read from every message.
+///
+/// A random history of writes — pages of new and edited messages (senders, days, hours, attachment types),
+/// tombstones, erasures of messages, people and dialogs, retention, reconcile counts, dialogs changing type —
+/// with refreshes at random moments; after each step, every figure of the whole-archive report (three bucket
+/// lengths) read with the roll-ups equals the report read from the messages.
+@Suite("Stats roll-ups: whole-archive figures equal the figures read from every message")
+struct StatsRollupTests {
+    static let start = 1_709_510_400  // Monday 2024-03-04
+
+    @Test(arguments: TestBackend.all, [1, 2, 3] as [UInt64])
+    func rollupsEqualTheMessagesAfterEveryStep(backend: TestBackend, seed: UInt64) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rollup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var history = History(seed: seed)
+        let archive = try await backend.create(directory.path, Self.start)
+        try await archive.storeUsers(rawItems: (1...6).map { History.user($0).json }, at: Self.start)
+        try await archive.storeDialogs(rawItems: history.dialogs.map(\.json), at: Self.start)
+
+        var rolled = 0
+        for step in 0..<60 {
+            let action = try await history.step(archive, at: Self.start + 100 * step)
+            let request = StatisticsRequest(
+                bucket: StatisticsRequest.Bucket.allCases[step % 3], top: 1 + step % 4)
+            var reference = request
+            reference.readsRollups = false
+            let expected = try await archive.statistics(reference)
+            let actual = try await archive.statistics(request)
+            #expect(Self.differences(actual, expected) == [], "step \(step) (\(action)), \(backend)")
+            if actual != expected { break }
+            if action == "refresh" { rolled += 1 }
+        }
+        #expect(rolled >= 5, "the history refreshed the roll-ups often enough to be read")
+        // Refreshed from scratch: the same figures again.
+        try await archive.settleAfterBulkChange()
+        var reference = StatisticsRequest()
+        reference.readsRollups = false
+        let refreshed = try await archive.statistics(StatisticsRequest())
+        #expect(Self.differences(refreshed, try await archive.statistics(reference)) == [])
+    }
+
+    /// The figures that differ, each as `name: actual ≠ expected` (a whole report is too long to read).
+    static func differences(_ actual: ArchiveStatistics, _ expected: ArchiveStatistics) -> [String] {
+        zip(Mirror(reflecting: actual).children, Mirror(reflecting: expected).children).compactMap { mine, theirs in
+            let (a, b) = (String(describing: mine.value), String(describing: theirs.value))
+            return a == b ? nil : "\(mine.label ?? "?"): \(a) ≠ \(b)"
+        }
+    }
+}
+
+/// A random history of an archive's writes, drawn from a seed.
+struct History {
+    var random: SeededRandom
+    var dialogs: [Dialog]
+    var messages: [String: Message] = [:]
+    var next = 1
+
+    init(seed: UInt64) {
+        random = SeededRandom(seed: seed)
+        dialogs = (1...8).map { number in
+            let type: DialogType = number <= 4 ? .private : number <= 7 ? .group : .publicGroup
+            let occupants = type == .private ? [number % 3 + 1, number % 3 + 4] : [1, 2, 3, 4, 5, 6]
+            return Dialog(
+                id: Self.id(0xD00 + number), type: type, name: type == .private ? nil : "room \(number)",
+                userID: occupants[0], occupantIDs: occupants, createdAt: 0, updatedAt: 0)
+        }
+    }
+
+    static func id(_ number: Int) -> String {
+        let hex = String(number, radix: 16)
+        return String(repeating: "0", count: 24 - hex.count) + hex
+    }
+
+    static func user(_ id: Int) -> User {
+        User(id: id, login: "user\(id)", fullName: "User \(id)", createdAt: 0, updatedAt: 0)
+    }
+
+    /// Runs one random write; returns its name.
+    mutating func step(_ archive: any ArchiveWriter, at time: Int) async throws -> String {
+        let roll = Int.random(in: 0..<100, using: &random)
+        switch roll {
+        case 0..<40:
+            try await storePage(archive, at: time)
+            return "page"
+        case 40..<48:
+            let ids = pick(Int.random(in: 1...3, using: &random))
+            _ = try await archive.tombstoneMessages(ids: ids, at: time)
+            return "tombstone"
+        case 48..<54:
+            let dialog = dialogs.randomElement(using: &random)!
+            try await archive.recordServerCount(
+                dialogID: dialog.id, count: Int.random(in: 0...30, using: &random), at: time)
+            return "reconcile count"
+        case 54..<58:
+            guard let id = pick(1).first else { return "nothing" }
+            _ = try await archive.erase(.message(id: id), reason: "test", dryRun: false, holdsSeen: nil, at: time)
+            return "erase a message"
+        case 58..<60:
+            _ = try await archive.erase(
+                .user(String(Int.random(in: 1...6, using: &random))), reason: "test", dryRun: false, holdsSeen: nil,
+                at: time)
+            return "erase a person"
+        case 60..<62:
+            let dialog = dialogs.randomElement(using: &random)!
+            _ = try await archive.erase(.dialog(id: dialog.id), reason: "test", dryRun: false, holdsSeen: nil, at: time)
+            return "erase a dialog"
+        case 62..<64:
+            let before = StatsRollupTests.start + Int.random(in: 0...(3 * 86_400), using: &random)
+            _ = try await archive.erase(
+                .sentBefore(before, keeping: []), reason: "retention", dryRun: false, holdsSeen: nil, at: time)
+            return "retention"
+        case 64..<70:
+            let index = Int.random(in: 0..<dialogs.count, using: &random)
+            dialogs[index].type = dialogs[index].type == .private ? .group : .private
+            dialogs[index].updatedAt = time
+            try await archive.storeDialogs(rawItems: [dialogs[index].json], at: time)
+            return "dialog type"
+        case 70..<75:
+            _ = try await archive.tombstoneDialog(id: dialogs.randomElement(using: &random)!.id, at: time)
+            return "tombstone a dialog"
+        default:
+            try await archive.settleAfterBulkChange()
+            return "refresh"
+        }
+    }
+
+    /// A page of new messages and edits of earlier ones, in one dialog.
+    private mutating func storePage(_ archive: any ArchiveWriter, at time: Int) async throws {
+        let dialog = dialogs.randomElement(using: &random)!
+        var page: [Message] = []
+        for _ in 0..<Int.random(in: 1...8, using: &random) {
+            let earlier = messages.values.filter { $0.chatDialogID == dialog.id }
+            if let edited = earlier.randomElement(using: &random), Bool.random(using: &random) {
+                var message = edited
+                message.text = "edited at \(time) \(Int.random(in: 0...9, using: &random))"
+                message.updatedAt = time
+                if Int.random(in: 0..<4, using: &random) == 0 { message.attachments = attachments() }
+                page.removeAll { $0.id == message.id }
+                page.append(message)
+                messages[message.id] = message
+                continue
+            }
+            // Few distinct seconds, so several messages share an instant (ties broken by id).
+            let sent =
+                StatsRollupTests.start + Int.random(in: 0...5, using: &random) * 86_400 / 2
+                + Int.random(in: 0...20, using: &random) * 900
+            let sender: Int? =
+                Int.random(in: 0..<12, using: &random) == 0 ? nil : dialog.occupantIDs.randomElement(using: &random)
+            let message = Message(
+                id: History.id(0x100000 + next), chatDialogID: dialog.id, text: "message \(next)", dateSent: sent,
+                senderID: sender, recipientID: nil, attachments: attachments(), createdAt: sent, updatedAt: sent)
+            next += 1
+            page.append(message)
+            messages[message.id] = message
+        }
+        try await archive.storeMessages(dialogID: dialog.id, rawItems: page.map(\.json), cursor: nil, at: time)
+    }
+
+    private mutating func attachments() -> [QuickBlox.Attachment] {
+        (0..<[0, 0, 0, 1, 2].randomElement(using: &random)!).map { index in
+            QuickBlox.Attachment(
+                type: ["image", "file", "video"].randomElement(using: &random)!, id: "a\(next)-\(index)")
+        }
+    }
+
+    private mutating func pick(_ count: Int) -> [String] {
+        let ids = messages.keys.sorted()
+        guard !ids.isEmpty else { return [] }
+        return (0..<count).map { _ in ids.randomElement(using: &random)! }
+    }
+}
