@@ -84,6 +84,8 @@ struct EraseCommand: AsyncParsableCommand, ArchiveTaking {
             }
             report = try await store.erase(
                 target, reason: reason, dryRun: dryRun, holdsSeen: holdsSeen, at: ArchiveTime.now())
+            // The statistics roll-ups of the dialogs it touched (a person's messages reach many).
+            if !dryRun { try await store.settleAfterBulkChange() }
         } catch let error as ArchiveError {
             if case .unknownTarget = error { throw CommandFailure(error.localizedDescription, code: ExitCode(14)) }
             if case .holdPlacedMeanwhile = error {

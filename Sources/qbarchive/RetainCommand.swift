@@ -55,6 +55,7 @@ struct RetainCommand: AsyncParsableCommand, ArchiveTaking {
         do {
             report = try await store.erase(
                 .sentBefore(cutoff, keeping: keeping), reason: reason, dryRun: !apply, holdsSeen: holdsSeen, at: time)
+            if apply { try await store.settleAfterBulkChange() }  // the statistics roll-ups it made stale
         } catch let error as ArchiveError {
             if case .holdPlacedMeanwhile = error {
                 throw CommandFailure(error.localizedDescription, code: ExitCode(15))

@@ -11,13 +11,19 @@ struct PostgresMigrationTests {
     @Test func openMigratesOnceAndListsTheMigrationsInOrder() async throws {
         let location = try await SharedCluster.database()
         let first = try await PostgresArchive.open(location)
-        #expect(first.migratedOnOpen == ["v1-core", "v2-crawl-workers", "v3-listing-parts"])
-        #expect(try await first.appliedMigrations() == ["v1-core", "v2-crawl-workers", "v3-listing-parts"])
+        #expect(first.migratedOnOpen == ["v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups"])
+        #expect(
+            try await first.appliedMigrations() == [
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+            ])
         await first.close()
 
         let second = try await PostgresArchive.open(location)
         #expect(second.migratedOnOpen == [], "a second open applied migrations again")
-        #expect(try await second.appliedMigrations() == ["v1-core", "v2-crawl-workers", "v3-listing-parts"])
+        #expect(
+            try await second.appliedMigrations() == [
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+            ])
         await second.close()
     }
 
@@ -32,13 +38,18 @@ struct PostgresMigrationTests {
         // Each migration is its own transaction behind the advisory lock, so openers may share the work (one
         // applies v1 and v2, another v3): each migration once, and each opener's own in order.
         #expect(
-            archives.flatMap(\.migratedOnOpen).sorted() == ["v1-core", "v2-crawl-workers", "v3-listing-parts"],
+            archives.flatMap(\.migratedOnOpen).sorted() == [
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+            ],
             "exactly one opener applies each migration")
         for archive in archives { #expect(archive.migratedOnOpen == archive.migratedOnOpen.sorted()) }
         var identities: Set<ArchiveIdentity> = []
         for archive in archives {
             identities.insert(try await archive.identity())
-            #expect(try await archive.appliedMigrations() == ["v1-core", "v2-crawl-workers", "v3-listing-parts"])
+            #expect(
+                try await archive.appliedMigrations() == [
+                    "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+                ])
             await archive.close()
         }
         #expect(identities.count == 1, "concurrent opens wrote more than one identity")
@@ -49,7 +60,7 @@ struct PostgresMigrationTests {
             for try await (name, count) in rows.decode((String, Int64).self) { counts[name] = count }
             return counts
         }
-        #expect(counts == ["v1-core": 1, "v2-crawl-workers": 1, "v3-listing-parts": 1])
+        #expect(counts == ["v1-core": 1, "v2-crawl-workers": 1, "v3-listing-parts": 1, "v4-stats-rollups": 1])
     }
 
     @Test func identityIsWrittenOnceAndStableAcrossReopens() async throws {

@@ -4,8 +4,8 @@ import PostgresNIO
 import Testing
 
 /// The schema as the migrations make it: the SQLite archive's tables (`v1-core`), the append-only audit log,
-/// the word and substring indexes, and the crawl workers' tables (`v2-crawl-workers`,
-/// `v3-listing-parts`).
+/// the word and substring indexes, the crawl workers' tables (`v2-crawl-workers`, `v3-listing-parts`) and the
+/// statistics roll-ups (`v4-stats-rollups`).
 @Suite(.postgres, .sharedCluster)
 struct PostgresSchemaTests {
     @Test func makesTheTablesOfTheSQLiteArchive() async throws {
@@ -21,7 +21,9 @@ struct PostgresSchemaTests {
                 "crawl_workers",
                 "crawls", "dialog_hides", "dialog_membership", "dialogs", "erasures", "holds", "message_hides",
                 "message_revisions", "messages",
-                "qbarchive_migrations", "runs", "users",
+                "qbarchive_migrations", "runs", "stats_dialog_hours", "stats_dialog_replies",
+                "stats_dialog_sender_days",
+                "stats_dialogs", "stats_hours", "stats_replies", "stats_sender_days", "stats_stale", "users",
             ])
     }
 

@@ -33,24 +33,31 @@ struct ArchiveOpeningTests {
         #expect(
             Set(migrations) == [
                 "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
-                "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds",
+                "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds", "v10-stats-rollups",
             ])
     }
 
-    @Test func indexesAndOnlyTheAuditTriggers() async throws {
+    @Test func indexesAndOnlyTheAuditAndStatsTriggers() async throws {
         let fixture = try await ArchiveFixture()
         let (indexSQL, triggers) = try await fixture.sqlite.pool.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"),
-                try String.fetchAll(db, sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")
+                try String.fetchAll(db, sql: "SELECT tbl_name || ' ' || name FROM sqlite_master WHERE type = 'trigger'")
             )
         }
         let all = indexSQL.joined(separator: "\n")
         #expect(all.contains(#"ON "messages"("dialog_id", "date_sent", "id")"#))
         #expect(all.contains(#"ON "messages"("sender_id", "date_sent")"#))
         #expect(all.contains(#"ON "messages"("date_sent")"#))
-        // The FTS indexes are maintained by explicit statements; the only triggers keep the audit log append-only.
-        #expect(triggers == ["audit_log", "audit_log"])
+        // The FTS indexes are maintained by explicit statements; the only triggers keep the audit log append-only
+        // and mark dialogs whose statistics roll-ups are stale.
+        #expect(
+            Set(triggers) == [
+                "audit_log audit_log_append_only_update", "audit_log audit_log_append_only_delete",
+                "messages stats_stale_message_insert", "messages stats_stale_message_delete",
+                "messages stats_stale_message_update", "dialogs stats_stale_dialog_type",
+                "crawl_state stats_stale_count_insert", "crawl_state stats_stale_count_update",
+            ])
     }
 
     @Test func walSynchronousNormalForeignKeysAndApplicationID() async throws {
@@ -84,6 +91,7 @@ struct ArchiveOpeningTests {
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
                     "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds",
+                    "v10-stats-rollups",
                 ])
         }
     }
@@ -142,12 +150,25 @@ struct ArchiveOpeningTests {
         #expect(throws: ArchiveError.newerFormat(path: path)) { try SQLiteArchive.openReadOnly(at: path) }
     }
 
-    /// An archive an older qbarchive wrote (here: v3, before the server-count columns) is upgraded by a
+    /// An archive an older qbarchive wrote (here: v3 — before the server-count columns — with the migrations after
+    /// v4 kept, but for v10, whose triggers read v4's columns) is upgraded by a
     /// reader, so searching does not have to wait for the next crawl; its data stays as it was.
     @Test func aReaderUpgradesAnArchiveFromAnOlderQbarchive() async throws {
         let fixture = try await ArchiveFixture()
         try await fixture.write([ArchiveFixture.message(1, text: "Grüße aus München")])
         try await fixture.sqlite.pool.write { db in
+            // What v10 made, first: its triggers read the columns v4 added.
+            for trigger in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'stats_stale_%'")
+            {
+                try db.execute(sql: "DROP TRIGGER \(trigger)")
+            }
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'stats_%'")
+            {
+                try db.execute(sql: "DROP TABLE \(table)")
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v10-stats-rollups'")
             try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_count")
             try db.execute(sql: "ALTER TABLE crawl_state DROP COLUMN server_counted_at")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-server-counts'")

@@ -23,9 +23,11 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Records a run's start (status `running`); returns its id.
     func beginRun(scope: String?, query: String?, at time: Int) async throws -> Int64
     /// Lets the storage engine read and plan the archive as it is after a bulk change (an import, a migration;
-    /// a crawl's ``finishRun(_:status:counts:error:at:)`` does it itself): PostgreSQL vacuums and analyzes the
-    /// tables the change left unsettled; SQLite has nothing to do (no visibility to settle, and the query compiler
-    /// steers its plans, without `sqlite_stat1`). Best effort: it changes no answer, only how fast one comes.
+    /// a crawl's ``finishRun(_:status:counts:error:at:)`` does it itself). Both backends bring the statistics
+    /// roll-ups up to date (the dialogs the change marked stale; it throws when that write fails); PostgreSQL then
+    /// vacuums and analyzes the tables the change left unsettled (best effort: logged, never thrown). SQLite has
+    /// nothing more to do (no visibility to settle, and the query compiler steers its plans, without
+    /// `sqlite_stat1`). It changes no answer, only how fast one comes.
     func settleAfterBulkChange() async throws
     /// Records how a run ended, with its tallies.
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
