@@ -1,6 +1,6 @@
--- The SQL `qbarchive stats --archive A --json` runs (no --where, --by day, --top 10), as one script for the
--- sqlite3 CLI: the peer of the stats row in scripts/bench.sh. Keep in step with
--- Sources/ArchiveSQLite/Stats/Archive+Stats.swift and Archive+StatsLeaders.swift.
+-- The SQL `qbarchive stats --archive A --json --from-messages` runs (no --where, --by day, --top 10), as one script
+-- for the sqlite3 CLI: the peer of the stats rows in scripts/bench.sh. Keep in step with
+-- Sources/ArchiveSQL/Stats/SQLArchiveReading+Stats.swift and SQLArchiveReading+StatsLeaders.swift.
 WITH hourly AS MATERIALIZED (
     SELECT ((m.date_sent) - (((m.date_sent) % 3600) + 3600) % 3600) / 3600 AS h,
         CASE WHEN m.attachments = '[]' THEN NULL ELSE (

@@ -8,6 +8,9 @@ public struct StatsOptions: Sendable {
     public var period: StatsPeriod
     /// How many top senders and top dialogs to list.
     public var top: Int
+    /// Whether a whole-archive report may read the statistics roll-ups (`false`: every message is read, as
+    /// `qbarchive stats --from-messages` asks; the figures are the same).
+    public var readsRollups = true
 
     public init(query: Query? = nil, period: StatsPeriod = .day, top: Int = 10) {
         self.query = query

@@ -14,8 +14,9 @@ extension StatsReport {
     /// - Throws: `QueryError` when the query names a login no archived user has, or a database error.
     public static func compute(archive: any ArchiveReader, options: StatsOptions) async throws -> StatsReport {
         let bucket = StatisticsRequest.Bucket(rawValue: options.period.rawValue) ?? .day
-        let raw = try await archive.statistics(
-            StatisticsRequest(query: options.query, bucket: bucket, top: max(0, options.top)))
+        var request = StatisticsRequest(query: options.query, bucket: bucket, top: max(0, options.top))
+        request.readsRollups = options.readsRollups
+        let raw = try await archive.statistics(request)
         return StatsReport(raw, period: options.period, query: options.query?.source)
     }
 

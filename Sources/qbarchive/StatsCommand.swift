@@ -11,8 +11,10 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
         commandName: "stats",
         abstract: "Totals, volume, busiest senders and dialogs, reply times and coverage of an archive.",
         discussion: """
-            Everything is aggregated by SQLite inside the archive, in one consistent read, so it stays fast on \
-            millions of messages; the archive is opened read-only and a crawl may run meanwhile. Times are UTC; \
+            Everything is aggregated by the database inside the archive, in one consistent read; the archive is \
+            opened read-only and a crawl may run meanwhile. Without --where the report reads the statistics \
+            roll-ups each crawl run keeps (a few thousand rows, whatever the archive's size) and, for the dialogs \
+            changed since, their messages: always exact. Times are UTC; \
             weeks are ISO weeks starting on Monday. Deleted messages (tombstones) count in every figure and are \
             also shown apart. docs/stats.md defines every figure.
 
@@ -22,6 +24,7 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
               qbarchive stats --archive chat.sqlite --where @payment-scams --top 20
               qbarchive stats --archive chat.sqlite --json | jq .first_reply
               qbarchive stats --archive chat.sqlite --svg charts/  writes charts/*.svg
+              qbarchive stats --archive chat.sqlite --json --from-messages   the same, from every message
 
             --where takes the query language of `qbarchive search` (or @NAME for queries/NAME.qbq) and restricts \
             every figure to the matching messages. Coverage compares each dialog's message count on the server, \
@@ -42,6 +45,12 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
     @Option(help: "Volume per day (default), week (ISO, from Monday) or month.") var by: StatsPeriod = .day
     @Option(help: "How many top senders and dialogs to list.") var top = 10
     @Flag(help: "Print the report as JSON (stable key order) instead of a table.") var json = false
+    @Flag(
+        help: """
+            Read every message instead of the statistics roll-ups (slower, the same figures: a check of the \
+            roll-ups).
+            """)
+    var fromMessages = false
     @Option(help: ArgumentHelp("Also write SVG charts into this folder (created if needed).", valueName: "dir"))
     var svg: String?
     @Option(help: "Where saved queries live.") var queries = "queries"
@@ -56,10 +65,12 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
         let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
         let store = try await ArchiveLocation.reader(archive)
+        var options = StatsOptions(query: query, period: by, top: top)
+        options.readsRollups = !fromMessages
         let report: StatsReport
         do {
             report = try await StatsReport.compute(
-                archive: store, options: StatsOptions(query: query, period: by, top: top))
+                archive: store, options: options)
         } catch let error as QueryError {
             throw QueryInput.failure(error, query: text ?? "")
         }
