@@ -25,6 +25,13 @@ struct StatsCommandTests {
             #expect(report["top_senders"]?.arrayValue?.count == 3)
             #expect(report["coverage"]?["not_reconciled"] == report["coverage"]?["dialogs"])
 
+            // The crawl left the roll-ups fresh: the report read from them is the report read from every message.
+            let scanned = try await CommandRunner.run([
+                "stats", "--archive", archive, "--json", "--by", "month", "--top", "3", "--from-messages",
+            ])
+            #expect(scanned.status == 0, "\(scanned.stderr)")
+            #expect(scanned.stdout == json.stdout)
+
             let restricted = try await CommandRunner.run([
                 "stats", "--archive", archive, "--json", "--where", "from:user2", "--queries",
                 SearchCommandTests.queries,
@@ -63,7 +70,7 @@ struct StatsCommandTests {
 
             let help = try await CommandRunner.run(["stats", "--help"])
             #expect(
-                help.stdout.contains("--where")
+                help.stdout.contains("--where") && help.stdout.contains("--from-messages")
                     && help.stdout.contains("qbarchive stats --archive chat.sqlite --by month"))
         }
     }
