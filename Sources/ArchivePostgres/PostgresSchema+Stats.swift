@@ -13,16 +13,21 @@ extension PostgresSchema {
             "CREATE TABLE stats_stale (dialog_id text COLLATE \"C\" NOT NULL)",
             """
             CREATE TABLE stats_dialog_hours (
-                dialog_id text COLLATE "C" NOT NULL, hour bigint NOT NULL, kinds text COLLATE "C" NOT NULL,
-                messages bigint NOT NULL, deleted bigint NOT NULL, edits bigint NOT NULL, edited bigint NOT NULL,
-                PRIMARY KEY (dialog_id, hour, kinds))
+                dialog_id text COLLATE "C" NOT NULL, hour bigint NOT NULL, messages bigint NOT NULL,
+                deleted bigint NOT NULL, edits bigint NOT NULL, edited bigint NOT NULL, attached bigint NOT NULL,
+                PRIMARY KEY (dialog_id, hour))
             """,
             """
             CREATE TABLE stats_hours (
-                hour bigint NOT NULL, kinds text COLLATE "C" NOT NULL,
-                messages bigint NOT NULL, deleted bigint NOT NULL, edits bigint NOT NULL, edited bigint NOT NULL,
-                PRIMARY KEY (hour, kinds))
+                hour bigint PRIMARY KEY, messages bigint NOT NULL, deleted bigint NOT NULL, edits bigint NOT NULL,
+                edited bigint NOT NULL, attached bigint NOT NULL)
             """,
+            """
+            CREATE TABLE stats_dialog_kinds (
+                dialog_id text COLLATE "C" NOT NULL, kinds text COLLATE "C" NOT NULL, messages bigint NOT NULL,
+                PRIMARY KEY (dialog_id, kinds))
+            """,
+            "CREATE TABLE stats_kinds (kinds text COLLATE \"C\" PRIMARY KEY, messages bigint NOT NULL)",
             """
             CREATE TABLE stats_dialog_sender_days (
                 dialog_id text COLLATE "C" NOT NULL, day bigint NOT NULL, sender_id bigint NOT NULL,
@@ -37,6 +42,12 @@ extension PostgresSchema {
                 dialog_id text COLLATE "C" NOT NULL, delay bigint NOT NULL, replies bigint NOT NULL,
                 PRIMARY KEY (dialog_id, delay))
             """,
+            """
+            CREATE TABLE stats_dialog_senders (
+                dialog_id text COLLATE "C" NOT NULL, sender_id bigint NOT NULL, messages bigint NOT NULL,
+                PRIMARY KEY (dialog_id, sender_id))
+            """,
+            "CREATE TABLE stats_senders (sender_id bigint PRIMARY KEY, messages bigint NOT NULL)",
             "CREATE TABLE stats_replies (delay bigint PRIMARY KEY, replies bigint NOT NULL)",
             """
             CREATE TABLE stats_dialogs (

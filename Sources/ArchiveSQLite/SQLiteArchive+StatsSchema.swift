@@ -18,16 +18,21 @@ extension SQLiteArchive {
         "CREATE TABLE stats_stale (dialog_id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
         """
         CREATE TABLE stats_dialog_hours (
-            dialog_id TEXT NOT NULL, hour INTEGER NOT NULL, kinds TEXT NOT NULL,
-            messages INTEGER NOT NULL, deleted INTEGER NOT NULL, edits INTEGER NOT NULL, edited INTEGER NOT NULL,
-            PRIMARY KEY (dialog_id, hour, kinds)) WITHOUT ROWID
+            dialog_id TEXT NOT NULL, hour INTEGER NOT NULL, messages INTEGER NOT NULL, deleted INTEGER NOT NULL,
+            edits INTEGER NOT NULL, edited INTEGER NOT NULL, attached INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, hour)) WITHOUT ROWID
         """,
         """
         CREATE TABLE stats_hours (
-            hour INTEGER NOT NULL, kinds TEXT NOT NULL,
-            messages INTEGER NOT NULL, deleted INTEGER NOT NULL, edits INTEGER NOT NULL, edited INTEGER NOT NULL,
-            PRIMARY KEY (hour, kinds)) WITHOUT ROWID
+            hour INTEGER PRIMARY KEY NOT NULL, messages INTEGER NOT NULL, deleted INTEGER NOT NULL,
+            edits INTEGER NOT NULL, edited INTEGER NOT NULL, attached INTEGER NOT NULL) WITHOUT ROWID
         """,
+        """
+        CREATE TABLE stats_dialog_kinds (
+            dialog_id TEXT NOT NULL, kinds TEXT NOT NULL, messages INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, kinds)) WITHOUT ROWID
+        """,
+        "CREATE TABLE stats_kinds (kinds TEXT PRIMARY KEY NOT NULL, messages INTEGER NOT NULL) WITHOUT ROWID",
         """
         CREATE TABLE stats_dialog_sender_days (
             dialog_id TEXT NOT NULL, day INTEGER NOT NULL, sender_id INTEGER NOT NULL, messages INTEGER NOT NULL,
@@ -43,6 +48,12 @@ extension SQLiteArchive {
             dialog_id TEXT NOT NULL, delay INTEGER NOT NULL, replies INTEGER NOT NULL,
             PRIMARY KEY (dialog_id, delay)) WITHOUT ROWID
         """,
+        """
+        CREATE TABLE stats_dialog_senders (
+            dialog_id TEXT NOT NULL, sender_id INTEGER NOT NULL, messages INTEGER NOT NULL,
+            PRIMARY KEY (dialog_id, sender_id)) WITHOUT ROWID
+        """,
+        "CREATE TABLE stats_senders (sender_id INTEGER PRIMARY KEY NOT NULL, messages INTEGER NOT NULL) WITHOUT ROWID",
         "CREATE TABLE stats_replies (delay INTEGER PRIMARY KEY NOT NULL, replies INTEGER NOT NULL) WITHOUT ROWID",
         """
         CREATE TABLE stats_dialogs (

@@ -21,9 +21,11 @@ struct PostgresSchemaTests {
                 "crawl_workers",
                 "crawls", "dialog_hides", "dialog_membership", "dialogs", "erasures", "holds", "message_hides",
                 "message_revisions", "messages",
-                "qbarchive_migrations", "runs", "stats_dialog_hours", "stats_dialog_replies",
-                "stats_dialog_sender_days",
-                "stats_dialogs", "stats_hours", "stats_replies", "stats_sender_days", "stats_stale", "users",
+                "qbarchive_migrations", "runs", "stats_dialog_hours", "stats_dialog_kinds", "stats_dialog_replies",
+                "stats_dialog_sender_days", "stats_dialog_senders",
+                "stats_dialogs", "stats_hours", "stats_kinds", "stats_replies", "stats_sender_days", "stats_senders",
+                "stats_stale",
+                "users",
             ])
     }
 

@@ -31,7 +31,8 @@ extension SQLArchiveReading {
     ///
     /// The scan groups the selected messages by hour and by the list of their attachment types (NULL
     /// for most messages, so the JSON functions run only on messages with attachments); the roll-ups
-    /// then read that materialized table of a few thousand rows.
+    /// then read that materialized table of a few thousand rows, per hour and per list of types. A
+    /// whole-archive report reads the same two tables from the statistics roll-ups.
     private static func readHourly(
         _ connection: any SQLConnection, _ selection: StatsSelection, _ bucket: StatisticsRequest.Bucket,
         into statistics: inout ArchiveStatistics
@@ -41,32 +42,45 @@ extension SQLArchiveReading {
         let hour = sql.floorDivision("m.date_sent", 3600)
         let day = sql.floorDivision("h", 24)
         let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
-        let hourly: SQLFragment =
+        // `hourly`: (h, n, deleted, edits, edited, attached) per hour; `kinds`: (kinds, n) per list of types.
+        let tables: SQLFragment =
             if let shares = selection.rollups {
                 """
-                SELECT hour AS h, NULLIF(kinds, '') AS kinds, messages AS n, deleted, edits, edited
-                FROM (\(raw: shares.hours.current(stale: StatsRollup.stale))) rolled
+                hourly AS \(raw: shares.materialized) (
+                    SELECT hour AS h, messages AS n, deleted, edits, edited, attached
+                    FROM (\(raw: shares.hours.current(anyStale: shares.anyStale))) rolled
+                ), kinds AS \(raw: shares.materialized) (
+                    SELECT kinds, messages AS n FROM (\(raw: shares.kinds.current(anyStale: shares.anyStale))) rolled
+                )
                 """
             } else {
                 """
-                SELECT \(raw: hour) AS h,
-                    CASE WHEN m.attachments = '[]' THEN NULL ELSE (
-                        SELECT \(raw: kinds) FROM \(raw: d.jsonElements(of: "m.attachments", as: "e"))
-                    ) END AS kinds,
-                    COUNT(*) AS n, \(raw: d.countWhere("m.deleted_at IS NOT NULL")) AS deleted, SUM(m.edited) AS edits,
-                    \(raw: d.countWhere("m.edited > 0")) AS edited
-                FROM \(raw: selection.source) \(selection.whereClause())
-                GROUP BY h, kinds
+                grouped AS MATERIALIZED (
+                    SELECT \(raw: hour) AS h,
+                        CASE WHEN m.attachments = '[]' THEN NULL ELSE (
+                            SELECT \(raw: kinds) FROM \(raw: d.jsonElements(of: "m.attachments", as: "e"))
+                        ) END AS kinds,
+                        COUNT(*) AS n, \(raw: d.countWhere("m.deleted_at IS NOT NULL")) AS deleted, SUM(m.edited) AS edits,
+                        \(raw: d.countWhere("m.edited > 0")) AS edited
+                    FROM \(raw: selection.source) \(selection.whereClause())
+                    GROUP BY h, kinds
+                ), hourly AS (
+                    SELECT h, SUM(n) AS n, SUM(deleted) AS deleted, SUM(edits) AS edits, SUM(edited) AS edited,
+                        SUM(CASE WHEN kinds IS NULL THEN 0 ELSE n END) AS attached
+                    FROM grouped GROUP BY h
+                ), kinds AS (
+                    SELECT kinds, SUM(n) AS n FROM grouped WHERE kinds IS NOT NULL GROUP BY kinds
+                )
                 """
             }
         var buckets: [ArchiveStatistics.VolumeBucket] = []
         try connection.forEach(
             """
-            WITH hourly AS MATERIALIZED (\(hourly)), daily AS (
+            WITH \(tables), daily AS (
                 SELECT \(raw: day) AS day, ((h % 24) + 24) % 24 AS hour, n, deleted FROM hourly
             )
             SELECT 'total', CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(n), SUM(deleted), SUM(edits), SUM(edited),
-                SUM(CASE WHEN kinds IS NULL THEN 0 ELSE n END), CAST(NULL AS TEXT) FROM hourly
+                SUM(attached), CAST(NULL AS TEXT) FROM hourly
             UNION ALL
             SELECT 'bucket', start, NULL, SUM(n), SUM(deleted), NULL, NULL, NULL, NULL
                 FROM (SELECT \(raw: sql.bucketStart(bucket, day: "day")) AS start, n, deleted FROM daily) b GROUP BY start
@@ -75,7 +89,7 @@ extension SQLArchiveReading {
                 FROM daily GROUP BY weekday, hour
             UNION ALL
             SELECT 'attachment', NULL, NULL, SUM(g.n), NULL, NULL, NULL, NULL, \(raw: d.jsonElement("e"))
-                FROM hourly g, \(raw: d.jsonElements(of: "g.kinds", as: "e")) WHERE g.kinds IS NOT NULL
+                FROM kinds g, \(raw: d.jsonElements(of: "g.kinds", as: "e"))
                 GROUP BY \(raw: d.jsonElement("e"))
             """
         ) { row in
@@ -115,26 +129,42 @@ extension SQLArchiveReading {
         into statistics: inout ArchiveStatistics
     ) throws {
         let sql = StatsSQL(dialect: connection.dialect)
-        let active: SQLFragment =
-            if let shares = selection.rollups {
-                "SELECT day, sender_id AS sender FROM (\(raw: shares.senderDays.current(stale: StatsRollup.stale))) rolled"
-            } else {
+        let statement: SQLFragment
+        if let shares = selection.rollups {
+            // From the roll-ups: days in key order, the senders' own sums for the total; a day bucket is a day.
+            let days = shares.senderDays.current(anyStale: shares.anyStale)
+            let buckets =
+                bucket == .day
+                ? ""
+                : """
+                UNION ALL
+                SELECT 'bucket', start, COUNT(DISTINCT sender_id)
+                    FROM (SELECT \(sql.bucketStart(bucket, day: "day")) AS start, sender_id FROM (\(days)) rolled) b
+                    GROUP BY start
                 """
-                SELECT DISTINCT \(raw: sql.floorDivision("m.date_sent", 86_400)) AS day, m.sender_id AS sender
-                FROM \(raw: selection.source) \(selection.whereClause("m.sender_id IS NOT NULL"))
+            statement = """
+                SELECT 'day', day * 86400, COUNT(*) FROM (\(raw: days)) rolled GROUP BY day
+                \(raw: buckets)
+                UNION ALL
+                SELECT 'total', NULL, COUNT(*) FROM (\(raw: shares.senders.current(anyStale: shares.anyStale))) rolled
                 """
-            }
+        } else {
+            statement = """
+                WITH active AS MATERIALIZED (
+                    SELECT DISTINCT \(raw: sql.floorDivision("m.date_sent", 86_400)) AS day, m.sender_id AS sender
+                    FROM \(raw: selection.source) \(selection.whereClause("m.sender_id IS NOT NULL"))
+                )
+                SELECT 'day', day * 86400, COUNT(*) FROM active GROUP BY day
+                UNION ALL
+                SELECT 'bucket', start, COUNT(DISTINCT sender)
+                    FROM (SELECT \(raw: sql.bucketStart(bucket, day: "day")) AS start, sender FROM active) b GROUP BY start
+                UNION ALL
+                SELECT 'total', NULL, COUNT(DISTINCT sender) FROM active
+                """
+        }
         var perBucket: [Int: Int] = [:]
         try connection.forEach(
-            """
-            WITH active AS MATERIALIZED (\(active))
-            SELECT 'day', day * 86400, COUNT(*) FROM active GROUP BY day
-            UNION ALL
-            SELECT 'bucket', start, COUNT(DISTINCT sender)
-                FROM (SELECT \(raw: sql.bucketStart(bucket, day: "day")) AS start, sender FROM active) b GROUP BY start
-            UNION ALL
-            SELECT 'total', NULL, COUNT(DISTINCT sender) FROM active
-            """
+            statement
         ) { row in
             let kind: String = row[0]
             switch kind {
@@ -144,6 +174,9 @@ extension SQLArchiveReading {
             }
         }
         statistics.dailyActiveSenders.sort { $0.start < $1.start }
+        if selection.rollups != nil, bucket == .day {
+            for day in statistics.dailyActiveSenders { perBucket[day.start] = day.count }
+        }
         for index in statistics.volume.indices {
             statistics.volume[index].senders = perBucket[statistics.volume[index].start] ?? 0
         }
@@ -179,9 +212,7 @@ struct StatsSelection {
 
     init(_ request: StatisticsRequest, on connection: any SQLConnection) throws {
         guard let query = request.query else {
-            if request.readsRollups, try StatsRollup.serves(connection) {
-                rollups = StatsShares(dialect: connection.dialect)
-            }
+            if request.readsRollups { rollups = try StatsRollup.shares(connection) }
             return
         }
         let compiler = try SearchCompiler.resolving(query, on: connection)

@@ -10,9 +10,9 @@ extension SQLArchiveReading {
         let counts: SQLFragment =
             if let shares = selection.rollups {
                 """
-                SELECT sender_id AS sender, SUM(messages) AS n
-                FROM (\(raw: shares.senderDays.current(stale: StatsRollup.stale))) rolled
-                GROUP BY sender_id ORDER BY n DESC, sender_id LIMIT \(limit)
+                SELECT sender_id AS sender, messages AS n
+                FROM (\(raw: shares.senders.current(anyStale: shares.anyStale))) rolled
+                ORDER BY n DESC, sender_id LIMIT \(limit)
                 """
             } else {
                 """
@@ -143,22 +143,25 @@ extension SQLArchiveReading {
         }
     }
 
-    /// ``replyTimes(_:_:)`` from the roll-ups: the count of first replies per delay, read in delay order; the
-    /// nearest-rank percentile is the first delay whose running count reaches the rank.
+    /// ``replyTimes(_:_:)`` from the roll-ups: the count of first replies per delay, read in delay order (a few
+    /// tens of thousands of rows); the nearest-rank percentile is the first delay whose running count reaches the
+    /// rank.
     private static func rolledReplyTimes(_ connection: any SQLConnection, _ shares: StatsShares) throws
         -> ArchiveStatistics.ReplyTimes
     {
-        try connection.fetchOne(
-            """
-            WITH running AS (
-                SELECT delay, CAST(SUM(replies) OVER (ORDER BY delay) AS BIGINT) AS upto,
-                    CAST(SUM(replies) OVER () AS BIGINT) AS n
-                FROM (\(raw: shares.replies.current(stale: StatsRollup.stale))) rolled
-            )
-            SELECT COALESCE(MAX(n), 0), MIN(CASE WHEN upto >= (n + 1) / 2 THEN delay END),
-                MIN(CASE WHEN upto >= (9 * n + 9) / 10 THEN delay END)
-            FROM running
-            """
-        ) { ArchiveStatistics.ReplyTimes(replies: $0[0], median: $0[1], p90: $0[2]) } ?? ArchiveStatistics.ReplyTimes()
+        let histogram = try connection.fetchAll(
+            "SELECT delay, replies FROM (\(raw: shares.replies.current(anyStale: shares.anyStale))) rolled ORDER BY delay"
+        ) { (delay: $0[0] as Int, replies: $0[1] as Int) }
+        let replies = histogram.reduce(0) { $0 + $1.replies }
+        func nearestRank(_ rank: Int) -> Int? {
+            var seen = 0
+            for bin in histogram {
+                seen += bin.replies
+                if seen >= rank { return bin.delay }
+            }
+            return nil
+        }
+        guard replies > 0 else { return ArchiveStatistics.ReplyTimes() }
+        return .init(replies: replies, median: nearestRank((replies + 1) / 2), p90: nearestRank((9 * replies + 9) / 10))
     }
 }

@@ -42,13 +42,13 @@ public enum StatsRollup {
         return dialogs
     }
 
-    /// Whether a whole-archive report should read the roll-ups: when the stale dialogs are few (their messages
-    /// are read whole), and the roll-ups have been filled at all.
-    static func serves(_ connection: any SQLConnection) throws -> Bool {
+    /// The roll-ups' statements when a whole-archive report should read them: when the stale dialogs are few
+    /// (their messages are read whole), which also says the roll-ups have been filled at all; `nil` otherwise.
+    static func shares(_ connection: any SQLConnection) throws -> StatsShares? {
         let stale = try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
-        guard stale > 0 else { return true }
+        guard stale > 0 else { return StatsShares(dialect: connection.dialect, anyStale: false) }
         let dialogs = try connection.fetchInt("SELECT COUNT(*) FROM dialogs") ?? 0
-        return stale * 4 <= dialogs
+        return stale * 4 <= dialogs ? StatsShares(dialect: connection.dialect, anyStale: true) : nil
     }
 }
 
@@ -83,8 +83,10 @@ struct StatsShares {
         }
 
         /// The current sums as rows of `keys…, counts…`: stored sums, minus the stale dialogs' stored shares,
-        /// plus their shares now; keys whose first count sums to 0 left out.
-        func current(stale: String) -> String {
+        /// plus their shares now; keys whose first count sums to 0 left out. With no dialog stale, the stored sums.
+        func current(anyStale: Bool) -> String {
+            let stale = StatsRollup.stale
+            guard anyStale else { return "SELECT \((keys + counts).joined(separator: ", ")) FROM \(sums)" }
             let key = keys.joined(separator: ", ")
             let negated = counts.map { "-\($0)" }.joined(separator: ", ")
             let plain = counts.joined(separator: ", ")
@@ -102,27 +104,47 @@ struct StatsShares {
     static let dialogColumns = "dialog_id, messages, deleted, at_count"
 
     let dialect: any SQLDialect
+    /// Whether any dialog is marked stale (`false` right after a refresh: the sums are read as stored).
+    var anyStale = true
 
-    /// Messages per hour and list of attachment types (`''` for none), with deletions and edits.
+    /// Each message's hour and list of attachment types (`''` for none: `kinds` as the report's scan makes it).
+    private func hourAndKinds(_ dialogs: String) -> String {
+        let d = dialect
+        let hour = StatsSQL(dialect: d).floorDivision("m.date_sent", 3600)
+        let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
+        return """
+            SELECT m.dialog_id, \(hour) AS hour, m.deleted_at, m.edited,
+                COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
+                    SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
+                ) END, '') AS kinds
+            FROM messages m WHERE m.dialog_id IN \(dialogs)
+            """
+    }
+
+    /// Messages per hour, with deletions, edits and those with attachments.
     var hours: Summed {
         let d = dialect
-        let sql = StatsSQL(dialect: d)
-        let hour = sql.floorDivision("m.date_sent", 3600)
-        let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
         return Summed(
-            perDialog: "stats_dialog_hours", sums: "stats_hours", keys: ["hour", "kinds"],
-            counts: ["messages", "deleted", "edits", "edited"], counted: "messages"
+            perDialog: "stats_dialog_hours", sums: "stats_hours", keys: ["hour"],
+            counts: ["messages", "deleted", "edits", "edited", "attached"], counted: "messages"
         ) { dialogs in
             """
-            SELECT dialog_id, hour, kinds, COUNT(*) AS messages, \(d.countWhere("deleted_at IS NOT NULL")) AS deleted,
-                SUM(edited) AS edits, \(d.countWhere("edited > 0")) AS edited
-            FROM (
-                SELECT m.dialog_id, \(hour) AS hour, m.deleted_at, m.edited,
-                    COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
-                        SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
-                    ) END, '') AS kinds
-                FROM messages m WHERE m.dialog_id IN \(dialogs)
-            ) h GROUP BY dialog_id, hour, kinds
+            SELECT dialog_id, hour, COUNT(*) AS messages, \(d.countWhere("deleted_at IS NOT NULL")) AS deleted,
+                SUM(edited) AS edits, \(d.countWhere("edited > 0")) AS edited, \(d.countWhere("kinds <> ''")) AS attached
+            FROM (\(hourAndKinds(dialogs))) h GROUP BY dialog_id, hour
+            """
+        }
+    }
+
+    /// Messages with attachments per list of attachment types.
+    var kinds: Summed {
+        Summed(
+            perDialog: "stats_dialog_kinds", sums: "stats_kinds", keys: ["kinds"], counts: ["messages"],
+            counted: "messages"
+        ) { dialogs in
+            """
+            SELECT dialog_id, kinds, COUNT(*) AS messages FROM (\(hourAndKinds(dialogs))) h
+            WHERE kinds <> '' GROUP BY dialog_id, kinds
             """
         }
     }
@@ -137,6 +159,19 @@ struct StatsShares {
             """
             SELECT m.dialog_id, \(day) AS day, m.sender_id, COUNT(*) AS messages FROM messages m
             WHERE m.dialog_id IN \(dialogs) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, \(day), m.sender_id
+            """
+        }
+    }
+
+    /// Messages per sender.
+    var senders: Summed {
+        Summed(
+            perDialog: "stats_dialog_senders", sums: "stats_senders", keys: ["sender_id"], counts: ["messages"],
+            counted: "messages"
+        ) { dialogs in
+            """
+            SELECT m.dialog_id, m.sender_id, COUNT(*) AS messages FROM messages m
+            WHERE m.dialog_id IN \(dialogs) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, m.sender_id
             """
         }
     }
@@ -160,7 +195,11 @@ struct StatsShares {
         }
     }
 
-    var summed: [Summed] { [hours, senderDays, replies] }
+    var summed: [Summed] { [hours, kinds, senderDays, senders, replies] }
+
+    /// How a report's statements take the roll-ups' rows: as stored (inlined, read once per use, in key order)
+    /// when no dialog is stale; materialized once when the stale dialogs' messages are read beside them.
+    var materialized: String { anyStale ? "MATERIALIZED" : "NOT MATERIALIZED" }
 
     /// Each dialog's messages, tombstones, and messages archived at its last reconcile count (as coverage
     /// counts them: first seen by then, not deleted by then).
