@@ -108,7 +108,7 @@ struct StatsShares {
     var anyStale = true
 
     /// Each message's hour and list of attachment types (`''` for none: `kinds` as the report's scan makes it).
-    private func hourAndKinds(_ dialogs: String) -> String {
+    private func hourAndKinds(_ dialogs: String, withAttachments: Bool = false) -> String {
         let d = dialect
         let hour = StatsSQL(dialect: d).floorDivision("m.date_sent", 3600)
         let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
@@ -117,7 +117,7 @@ struct StatsShares {
                 COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
                     SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
                 ) END, '') AS kinds
-            FROM messages m WHERE m.dialog_id IN \(dialogs)
+            FROM messages m WHERE m.dialog_id IN \(dialogs)\(withAttachments ? " AND m.attachments <> '[]'" : "")
             """
     }
 
@@ -143,7 +143,7 @@ struct StatsShares {
             counted: "messages"
         ) { dialogs in
             """
-            SELECT dialog_id, kinds, COUNT(*) AS messages FROM (\(hourAndKinds(dialogs))) h
+            SELECT dialog_id, kinds, COUNT(*) AS messages FROM (\(hourAndKinds(dialogs, withAttachments: true))) h
             WHERE kinds <> '' GROUP BY dialog_id, kinds
             """
         }
