@@ -31,6 +31,11 @@ struct StatsCommandTests {
             ])
             #expect(scanned.status == 0, "\(scanned.stderr)")
             #expect(scanned.stdout == json.stdout)
+            let refreshed = try await CommandRunner.run([
+                "stats", "--archive", archive, "--json", "--by", "month", "--top", "3", "--refresh",
+            ])
+            #expect(refreshed.status == 0, "\(refreshed.stderr)")
+            #expect(refreshed.stdout == json.stdout)
 
             let restricted = try await CommandRunner.run([
                 "stats", "--archive", archive, "--json", "--where", "from:user2", "--queries",
@@ -71,6 +76,7 @@ struct StatsCommandTests {
             let help = try await CommandRunner.run(["stats", "--help"])
             #expect(
                 help.stdout.contains("--where") && help.stdout.contains("--from-messages")
+                    && help.stdout.contains("--refresh")
                     && help.stdout.contains("qbarchive stats --archive chat.sqlite --by month"))
         }
     }
