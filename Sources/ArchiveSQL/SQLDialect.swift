@@ -106,6 +106,10 @@ public protocol SQLDialect: Sendable {
     func floorDivision(_ expression: String, _ divisor: Int) -> String
     /// The unix time at which the month holding day number `day` (days since 1970-01-01) starts.
     func monthStart(day: String) -> String
+
+    /// `column` is one of the values `subquery` returns (a few): `IN (subquery)`, unless the dialect plans
+    /// that as a scan of the whole table (``PostgresDialect``: an array, one index look-up per value).
+    func isMember(_ column: String, of subquery: String) -> String
 }
 
 extension SQLDialect {
@@ -132,4 +136,8 @@ public indirect enum WordQuery: Sendable, Hashable {
     case group(WordQuery)
     /// The first part, without any of the others (`NOT`).
     case except(WordQuery, [WordQuery])
+}
+
+extension SQLDialect {
+    public func isMember(_ column: String, of subquery: String) -> String { "\(column) IN (\(subquery))" }
 }

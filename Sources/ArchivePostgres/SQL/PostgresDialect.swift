@@ -161,6 +161,13 @@ public struct PostgresDialect: SQLDialect {
     /// PostgreSQL has no index hints: the planner sees `ORDER BY date_sent … LIMIT` and the `date_sent` index.
     public var messagesByDate: String { "messages m" }
 
+    /// An array evaluated once: PostgreSQL plans `IN (subquery)` from the table's figures of its last analysis
+    /// (the stale dialogs' markers were many then, none now), which made it a scan of every message; with
+    /// `= ANY(ARRAY(…))` it looks each value up in the index.
+    public func isMember(_ column: String, of subquery: String) -> String {
+        "\(column) = ANY(ARRAY(\(subquery)))"
+    }
+
     public func countWhere(_ condition: String) -> String { "COUNT(*) FILTER (WHERE \(condition))" }
 
     /// `div` truncates toward zero as SQLite's `/` does: subtract the non-negative remainder first.

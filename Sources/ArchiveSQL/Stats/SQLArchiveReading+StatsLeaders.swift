@@ -37,13 +37,13 @@ extension SQLArchiveReading {
         let names = d.jsonArrayAggregate(
             "COALESCE(NULLIF(u.full_name, ''), u.login, CAST(\(d.jsonElement("e")) AS TEXT))")
         let counts: SQLFragment =
-            if selection.rollups != nil {
+            if let shares = selection.rollups {
                 """
                 SELECT dialog, n FROM (
                     SELECT dialog_id AS dialog, messages AS n FROM stats_dialogs
-                    WHERE dialog_id NOT IN \(raw: StatsRollup.stale)
+                    WHERE NOT (\(raw: shares.stale("dialog_id")))
                     UNION ALL
-                    SELECT m.dialog_id, COUNT(*) FROM messages m WHERE m.dialog_id IN \(raw: StatsRollup.stale)
+                    SELECT m.dialog_id, COUNT(*) FROM messages m WHERE \(raw: shares.stale("m.dialog_id"))
                     GROUP BY m.dialog_id
                 ) rolled ORDER BY n DESC, dialog LIMIT \(limit)
                 """
@@ -115,8 +115,8 @@ extension SQLArchiveReading {
                 """
                 SELECT dialog_id AS dialog, messages - deleted AS live, deleted, at_count FROM (
                     SELECT dialog_id, messages, deleted, at_count FROM stats_dialogs
-                    WHERE dialog_id NOT IN \(StatsRollup.stale)
-                    UNION ALL SELECT dialog_id, messages, deleted, at_count FROM (\(shares.dialogs(StatsRollup.stale))) fresh
+                    WHERE NOT (\(shares.stale("dialog_id")))
+                    UNION ALL SELECT dialog_id, messages, deleted, at_count FROM (\(shares.dialogShares)) fresh
                 ) rolled
                 """
             } else {

@@ -15,9 +15,6 @@ import Archive
 /// the triggers: a reply delay depends on the message before it (an insert in the middle of a dialog changes two
 /// delays), and on PostgreSQL concurrent crawl workers would queue (or deadlock) on the same hourly rows.
 public enum StatsRollup {
-    /// The dialogs whose stored shares may be out of date.
-    static let stale = "(SELECT dialog_id FROM stats_stale)"
-
     /// The stale dialogs' shares recomputed from their messages and moved into the roll-ups; returns how many
     /// dialogs were refreshed. Run inside one write transaction that no other refresh runs beside (the backend's
     /// ``SQLDatabase/write(_:)``): every statement must see the same stale set and the same messages.
@@ -27,16 +24,16 @@ public enum StatsRollup {
         guard dialogs > 0 else { return 0 }
         let shares = StatsShares(dialect: connection.dialect)
         for table in shares.summed {
-            try connection.execute(table.addToSums(from: "\(table.perDialog) WHERE dialog_id IN \(stale)", sign: "-"))
-            try connection.execute(SQLFragment.raw("DELETE FROM \(table.perDialog) WHERE dialog_id IN \(stale)"))
-            try connection.execute(
-                SQLFragment.raw("INSERT INTO \(table.perDialog) (\(table.columns)) \(table.share(stale))"))
-            try connection.execute(table.addToSums(from: "\(table.perDialog) WHERE dialog_id IN \(stale)", sign: ""))
+            let stored = "\(table.perDialog) WHERE \(shares.stale("dialog_id"))"
+            try connection.execute(table.addToSums(from: stored, sign: "-"))
+            try connection.execute(SQLFragment.raw("DELETE FROM \(stored)"))
+            try connection.execute(SQLFragment.raw("INSERT INTO \(table.perDialog) (\(table.columns)) \(table.share)"))
+            try connection.execute(table.addToSums(from: stored, sign: ""))
             try connection.execute(SQLFragment.raw("DELETE FROM \(table.sums) WHERE \(table.counted) = 0"))
         }
-        try connection.execute(SQLFragment.raw("DELETE FROM stats_dialogs WHERE dialog_id IN \(stale)"))
+        try connection.execute(SQLFragment.raw("DELETE FROM stats_dialogs WHERE \(shares.stale("dialog_id"))"))
         try connection.execute(
-            SQLFragment.raw("INSERT INTO stats_dialogs (\(StatsShares.dialogColumns)) \(shares.dialogs(stale))"))
+            SQLFragment.raw("INSERT INTO stats_dialogs (\(StatsShares.dialogColumns)) \(shares.dialogShares)"))
         // On PostgreSQL only the markers this transaction's snapshot saw: a page committed meanwhile keeps its own.
         try connection.execute("DELETE FROM stats_stale")
         return dialogs
@@ -64,8 +61,10 @@ struct StatsShares {
         var counts: [String]
         /// The column that is 0 only when the row counts nothing.
         var counted: String
-        /// `SELECT dialog_id, keys…, counts…` over the messages of the dialogs in `dialogs` (a subquery).
-        var share: (_ dialogs: String) -> String
+        /// `SELECT dialog_id, keys…, counts…` over the messages of the stale dialogs.
+        var share: String
+        /// The condition that a column holds a stale dialog's id.
+        var stale: (_ column: String) -> String
 
         var columns: String { (["dialog_id"] + keys + counts).joined(separator: ", ") }
 
@@ -85,7 +84,6 @@ struct StatsShares {
         /// The current sums as rows of `keys…, counts…`: stored sums, minus the stale dialogs' stored shares,
         /// plus their shares now; keys whose first count sums to 0 left out. With no dialog stale, the stored sums.
         func current(anyStale: Bool) -> String {
-            let stale = StatsRollup.stale
             guard anyStale else { return "SELECT \((keys + counts).joined(separator: ", ")) FROM \(sums)" }
             let key = keys.joined(separator: ", ")
             let negated = counts.map { "-\($0)" }.joined(separator: ", ")
@@ -94,8 +92,8 @@ struct StatsShares {
             return """
                 SELECT \(key), \(summed) FROM (
                     SELECT \(key), \(plain) FROM \(sums)
-                    UNION ALL SELECT \(key), \(negated) FROM \(perDialog) WHERE dialog_id IN \(stale)
-                    UNION ALL SELECT \(key), \(plain) FROM (\(share(stale))) fresh
+                    UNION ALL SELECT \(key), \(negated) FROM \(perDialog) WHERE \(stale("dialog_id"))
+                    UNION ALL SELECT \(key), \(plain) FROM (\(share)) fresh
                 ) signed GROUP BY \(key) HAVING SUM(\(counted)) <> 0
                 """
         }
@@ -104,11 +102,17 @@ struct StatsShares {
     static let dialogColumns = "dialog_id, messages, deleted, at_count"
 
     let dialect: any SQLDialect
+    /// The condition that `column` holds the id of a dialog marked stale (the dialect's way of testing a value
+    /// against a subquery's few rows: PostgreSQL plans an index look-up per id only with an array).
+    func stale(_ column: String) -> String {
+        dialect.isMember(column, of: "SELECT dialog_id FROM stats_stale")
+    }
+
     /// Whether any dialog is marked stale (`false` right after a refresh: the sums are read as stored).
     var anyStale = true
 
     /// Each message's hour and list of attachment types (`''` for none: `kinds` as the report's scan makes it).
-    private func hourAndKinds(_ dialogs: String, withAttachments: Bool = false) -> String {
+    private func hourAndKinds(withAttachments: Bool = false) -> String {
         let d = dialect
         let hour = StatsSQL(dialect: d).floorDivision("m.date_sent", 3600)
         let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
@@ -117,7 +121,7 @@ struct StatsShares {
                 COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
                     SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
                 ) END, '') AS kinds
-            FROM messages m WHERE m.dialog_id IN \(dialogs)\(withAttachments ? " AND m.attachments <> '[]'" : "")
+            FROM messages m WHERE \(stale("m.dialog_id"))\(withAttachments ? " AND m.attachments <> '[]'" : "")
             """
     }
 
@@ -126,27 +130,23 @@ struct StatsShares {
         let d = dialect
         return Summed(
             perDialog: "stats_dialog_hours", sums: "stats_hours", keys: ["hour"],
-            counts: ["messages", "deleted", "edits", "edited", "attached"], counted: "messages"
-        ) { dialogs in
-            """
-            SELECT dialog_id, hour, COUNT(*) AS messages, \(d.countWhere("deleted_at IS NOT NULL")) AS deleted,
-                SUM(edited) AS edits, \(d.countWhere("edited > 0")) AS edited, \(d.countWhere("kinds <> ''")) AS attached
-            FROM (\(hourAndKinds(dialogs))) h GROUP BY dialog_id, hour
-            """
-        }
+            counts: ["messages", "deleted", "edits", "edited", "attached"], counted: "messages",
+            share: """
+                SELECT dialog_id, hour, COUNT(*) AS messages, \(d.countWhere("deleted_at IS NOT NULL")) AS deleted,
+                    SUM(edited) AS edits, \(d.countWhere("edited > 0")) AS edited, \(d.countWhere("kinds <> ''")) AS attached
+                FROM (\(hourAndKinds())) h GROUP BY dialog_id, hour
+                """, stale: stale)
     }
 
     /// Messages with attachments per list of attachment types.
     var kinds: Summed {
         Summed(
             perDialog: "stats_dialog_kinds", sums: "stats_kinds", keys: ["kinds"], counts: ["messages"],
-            counted: "messages"
-        ) { dialogs in
-            """
-            SELECT dialog_id, kinds, COUNT(*) AS messages FROM (\(hourAndKinds(dialogs, withAttachments: true))) h
-            WHERE kinds <> '' GROUP BY dialog_id, kinds
-            """
-        }
+            counted: "messages",
+            share: """
+                SELECT dialog_id, kinds, COUNT(*) AS messages FROM (\(hourAndKinds(withAttachments: true))) h
+                WHERE kinds <> '' GROUP BY dialog_id, kinds
+                """, stale: stale)
     }
 
     /// Messages per day and sender.
@@ -154,45 +154,39 @@ struct StatsShares {
         let day = StatsSQL(dialect: dialect).floorDivision("m.date_sent", 86_400)
         return Summed(
             perDialog: "stats_dialog_sender_days", sums: "stats_sender_days", keys: ["day", "sender_id"],
-            counts: ["messages"], counted: "messages"
-        ) { dialogs in
-            """
-            SELECT m.dialog_id, \(day) AS day, m.sender_id, COUNT(*) AS messages FROM messages m
-            WHERE m.dialog_id IN \(dialogs) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, \(day), m.sender_id
-            """
-        }
+            counts: ["messages"], counted: "messages",
+            share: """
+                SELECT m.dialog_id, \(day) AS day, m.sender_id, COUNT(*) AS messages FROM messages m
+                WHERE \(stale("m.dialog_id")) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, \(day), m.sender_id
+                """, stale: stale)
     }
 
     /// Messages per sender.
     var senders: Summed {
         Summed(
             perDialog: "stats_dialog_senders", sums: "stats_senders", keys: ["sender_id"], counts: ["messages"],
-            counted: "messages"
-        ) { dialogs in
-            """
-            SELECT m.dialog_id, m.sender_id, COUNT(*) AS messages FROM messages m
-            WHERE m.dialog_id IN \(dialogs) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, m.sender_id
-            """
-        }
+            counted: "messages",
+            share: """
+                SELECT m.dialog_id, m.sender_id, COUNT(*) AS messages FROM messages m
+                WHERE \(stale("m.dialog_id")) AND m.sender_id IS NOT NULL GROUP BY m.dialog_id, m.sender_id
+                """, stale: stale)
     }
 
     /// First replies of private dialogs per delay, as `SQLArchiveReading.replyTimes` defines them.
     var replies: Summed {
         Summed(
             perDialog: "stats_dialog_replies", sums: "stats_replies", keys: ["delay"], counts: ["replies"],
-            counted: "replies"
-        ) { dialogs in
-            """
-            SELECT dialog_id, delay, COUNT(*) AS replies FROM (
-                SELECT m.dialog_id, m.date_sent - LAG(m.date_sent) OVER turn AS delay,
-                    m.sender_id <> LAG(m.sender_id) OVER turn AS changed
-                FROM messages m
-                WHERE m.dialog_id IN \(dialogs) AND m.dialog_id IN (SELECT id FROM dialogs WHERE type = 3)
-                    AND m.sender_id IS NOT NULL
-                WINDOW turn AS (PARTITION BY m.dialog_id ORDER BY m.date_sent, m.id)
-            ) sequence WHERE changed GROUP BY dialog_id, delay
-            """
-        }
+            counted: "replies",
+            share: """
+                SELECT dialog_id, delay, COUNT(*) AS replies FROM (
+                    SELECT m.dialog_id, m.date_sent - LAG(m.date_sent) OVER turn AS delay,
+                        m.sender_id <> LAG(m.sender_id) OVER turn AS changed
+                    FROM messages m
+                    WHERE \(stale("m.dialog_id")) AND m.dialog_id IN (SELECT id FROM dialogs WHERE type = 3)
+                        AND m.sender_id IS NOT NULL
+                    WINDOW turn AS (PARTITION BY m.dialog_id ORDER BY m.date_sent, m.id)
+                ) sequence WHERE changed GROUP BY dialog_id, delay
+                """, stale: stale)
     }
 
     var summed: [Summed] { [hours, kinds, senderDays, senders, replies] }
@@ -203,7 +197,7 @@ struct StatsShares {
 
     /// Each dialog's messages, tombstones, and messages archived at its last reconcile count (as coverage
     /// counts them: first seen by then, not deleted by then).
-    func dialogs(_ dialogs: String) -> String {
+    var dialogShares: String {
         let d = dialect
         let atCount = d.countWhere(
             "x.first_seen_at <= s.server_counted_at AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)")
@@ -211,7 +205,7 @@ struct StatsShares {
             SELECT x.dialog_id AS dialog_id, COUNT(*) AS messages, \(d.countWhere("x.deleted_at IS NOT NULL")) AS deleted,
                 COALESCE(\(atCount), 0) AS at_count
             FROM messages x LEFT JOIN crawl_state s ON s.dialog_id = x.dialog_id
-            WHERE x.dialog_id IN \(dialogs) GROUP BY x.dialog_id
+            WHERE \(stale("x.dialog_id")) GROUP BY x.dialog_id
             """
     }
 }
