@@ -5,12 +5,14 @@
 # filled in one statement each, in their keys' order. The CLI has not qbarchive's tokenizers (the word index's
 # rules for every script are Swift code), so the peer's indexes use SQLite's built-in ones in their place:
 # `unicode61 remove_diacritics 2` and `trigram`, the archive's own tokenizers before migration
-# v7-multilingual-words. Usage: peer-ingest-sqlite3.sh ARCHIVE(for the schema) MESSAGES.csv OUT.sqlite
+# v7-multilingual-words. Nor the statistics roll-ups: the triggers that mark dialogs stale are left out, so the
+# peer pays neither for them nor for the refresh qbarchive's import ends with (docs/stats.md).
+# Usage: peer-ingest-sqlite3.sh ARCHIVE(for the schema) MESSAGES.csv OUT.sqlite
 set -euo pipefail
 archive=$1 csv=$2 out=$3
 rm -f "$out"
 schema=$(sqlite3 -readonly "$archive" "SELECT sql || ';' FROM sqlite_master WHERE tbl_name IN
-  ('messages', 'message_words', 'message_trigrams') AND sql IS NOT NULL
+  ('messages', 'message_words', 'message_trigrams') AND sql IS NOT NULL AND type <> 'trigger'
   AND name NOT LIKE 'message_words_%' AND name NOT LIKE 'message_trigrams_%'" \
   | sed -e "s/tokenize='qbarchive_words [0-9]*'/tokenize='unicode61 remove_diacritics 2'/" \
         -e "s/tokenize='qbarchive_trigrams [0-9]*'/tokenize='trigram'/")
