@@ -27,6 +27,9 @@ struct PageWriter {
     private let files: FileIndexer?
     private let insertErased: Statement
     /// Users and dialogs erased (`qbarchive erase`): their new messages are stored already erased.
+    /// Whether a message was inserted, changed or revived: the page's dialog must be marked stale for the
+    /// statistics roll-ups (``SQLiteArchive/markStale(_:db:)``).
+    private(set) var changesFigures = false
     private let erasedUsers: Set<Int>
     private let erasedDialogs: Set<String>
 
@@ -37,7 +40,10 @@ struct PageWriter {
         self.time = time
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try db.cachedStatement(
-            sql: "SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at FROM messages WHERE id = ?")
+            sql: """
+                SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at FROM messages
+                WHERE id = ?
+                """)
         insertErased = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -94,6 +100,12 @@ struct PageWriter {
         let action = MessageWriteAction.decide(
             content, stored: stored, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
         counts.count(action)
+        // What the statistics roll-ups count changes unless a live message is only seen again.
+        switch action {
+        case .touchErased, .touchOlder, .touch:
+            changesFigures = changesFigures || existing?["deleted_at"] as Int? != nil
+        default: changesFigures = true
+        }
         guard let existing else {
             if action == .insertErased {
                 try insertErased.execute(arguments: [

@@ -59,6 +59,7 @@ extension SQLiteArchive {
                 try writer.write(content)
             }
             if let cursor { try Self.saveCursor(cursor, dialogID: dialogID, time: time, db: db) }
+            if writer.changesFigures { try Self.markStale([dialogID], db: db) }
             return writer.counts
         }
     }

@@ -15,11 +15,16 @@ extension SQLiteArchive {
         try await pool.write { db in
             let statement = try db.cachedStatement(
                 sql: "UPDATE messages SET deleted_at = ?, deleted_evidence = ? WHERE id = ? AND deleted_at IS NULL")
+            let dialog = try db.cachedStatement(sql: "SELECT dialog_id FROM messages WHERE id = ?")
             var count = 0
+            var dialogs: Set<String> = []
             for id in ids {
                 try statement.execute(arguments: [time, evidence?.json, id])
-                count += db.changesCount
+                guard db.changesCount > 0 else { continue }
+                count += 1
+                if let dialogID = try String.fetchOne(dialog, arguments: [id]) { dialogs.insert(dialogID) }
             }
+            try Self.markStale(dialogs, db: db)
             return count
         }
     }

@@ -173,6 +173,7 @@ extension SQLiteArchive {
             after = [final["date_sent"] as Int64, tieBreak == "id" ? final["id"] as String : final["rowid"] as Int64]
             for row in rows { try erase(row) }
         }
+        try markStale(report.perDialog.keys, db: db)  // attachments gone: the statistics roll-ups' types
         let digests = try forgetUnreferencedFiles(db, keys: keys)
         report.files = digests.count
         if case .user = target, let id = Int(targetID) {

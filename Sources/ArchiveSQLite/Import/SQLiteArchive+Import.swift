@@ -116,6 +116,7 @@ extension SQLiteArchive {
         let hides = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0
+        var dialogs: Set<String> = []
         var wordEntries: [(Int64, String)] = []
         for archived in messages {
             let raw: JSONValue
@@ -145,6 +146,7 @@ extension SQLiteArchive {
             try indexer.index(message.attachments)
             guard isNew else { continue }
             inserted += 1
+            dialogs.insert(archived.dialogID)
             for hidden in archived.hiddenFor {
                 hides.setUncheckedArguments([archived.id, hidden.user, hidden.since])
                 try hides.execute()
@@ -161,6 +163,7 @@ extension SQLiteArchive {
             words.setUncheckedArguments([key, text])
             try words.execute()
         }
+        try markStale(dialogs, db: db)
         return inserted
     }
 
