@@ -6,7 +6,8 @@ extension PostgresSchema {
     /// A refresh deletes only the markers its snapshot saw, so a crawl worker's page committed while a refresh
     /// runs keeps its marker; with one row per dialog, the refresh would delete a marker the worker's insert had
     /// found already there (`ON CONFLICT DO NOTHING` takes no lock) and its page would count nowhere. Message
-    /// triggers are per statement, over transition tables: one insert of a few dialogs per page, not per row;
+    /// triggers are per statement, over transition tables: one insert of a few dialogs per page, not per row (SQLite
+    /// has none on `messages`, where a trigger costs every statement a statement journal; its writers mark dialogs);
     /// PostgreSQL allows no column list on them, so the update trigger compares old and new rows itself.
     static let statsRollups: [String] =
         [

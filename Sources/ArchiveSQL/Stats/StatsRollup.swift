@@ -6,7 +6,8 @@ import Archive
 /// tables, one row per dialog and hour, per dialog, day and sender, per dialog and reply delay; `stats_dialogs`,
 /// one row per dialog) beside their sums (`stats_hours`, `stats_sender_days`, `stats_replies`). Any change to a
 /// dialog's messages (a page stored, an edit, a tombstone, an erasure), to its type or to its reconcile count
-/// marks the dialog stale in `stats_stale`, by triggers of the schema, so no writer can forget it.
+/// marks the dialog stale in `stats_stale`: on PostgreSQL by statement-level triggers; on SQLite by the writers
+/// themselves and by triggers only where writes are rare (`SQLiteArchive.createStatsRollups` says why).
 ///
 /// A report is always exact, whatever was refreshed: it takes the sums, takes away the stored shares of the stale
 /// dialogs and adds their shares read from their messages now (``SQLArchiveReading`` reads them in one
