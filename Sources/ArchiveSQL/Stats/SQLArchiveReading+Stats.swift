@@ -41,7 +41,6 @@ extension SQLArchiveReading {
         let d = connection.dialect
         let hour = sql.floorDivision("m.date_sent", 3600)
         let day = sql.floorDivision("h", 24)
-        let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
         // `hourly`: (h, n, deleted, edits, edited, attached) per hour; `kinds`: (kinds, n) per list of types.
         let tables: SQLFragment =
             if let shares = selection.rollups {
@@ -56,10 +55,7 @@ extension SQLArchiveReading {
             } else {
                 """
                 grouped AS MATERIALIZED (
-                    SELECT \(raw: hour) AS h,
-                        CASE WHEN m.attachments = '[]' THEN NULL ELSE (
-                            SELECT \(raw: kinds) FROM \(raw: d.jsonElements(of: "m.attachments", as: "e"))
-                        ) END AS kinds,
+                    SELECT \(raw: hour) AS h, \(raw: sql.attachmentTypes) AS kinds,
                         COUNT(*) AS n, \(raw: d.countWhere("m.deleted_at IS NOT NULL")) AS deleted, SUM(m.edited) AS edits,
                         \(raw: d.countWhere("m.edited > 0")) AS edited
                     FROM \(raw: selection.source) \(selection.whereClause())

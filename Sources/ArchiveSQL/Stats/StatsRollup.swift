@@ -3,8 +3,9 @@ import Archive
 /// The roll-ups that let `qbarchive stats` and the dashboard read a few thousand rows instead of every message.
 ///
 /// Each figure of a whole-archive report is a sum over dialogs, so each dialog's share is kept (`stats_dialog_*`
-/// tables, one row per dialog and hour, per dialog, day and sender, per dialog and reply delay; `stats_dialogs`,
-/// one row per dialog) beside their sums (`stats_hours`, `stats_sender_days`, `stats_replies`). Any change to a
+/// tables, one row per dialog and hour, list of attachment types, day and sender, sender, reply delay;
+/// `stats_dialogs`, one row per dialog) beside their sums (`stats_hours`, `stats_kinds`, `stats_sender_days`,
+/// `stats_senders`, `stats_replies`). Any change to a
 /// dialog's messages (a page stored, an edit, a tombstone, an erasure), to its type or to its reconcile count
 /// marks the dialog stale in `stats_stale`: on PostgreSQL by statement-level triggers; on SQLite by the writers
 /// themselves and by triggers only where writes are rare (`SQLiteArchive.createStatsRollups` says why).
@@ -21,7 +22,7 @@ public enum StatsRollup {
     /// ``SQLDatabase/write(_:)``): every statement must see the same stale set and the same messages.
     @discardableResult
     public static func refresh(_ connection: any SQLConnection) throws -> Int {
-        let dialogs = try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
+        let dialogs = try staleDialogs(connection)
         guard dialogs > 0 else { return 0 }
         let shares = StatsShares(dialect: connection.dialect)
         for table in shares.summed {
@@ -43,10 +44,15 @@ public enum StatsRollup {
     /// The roll-ups' statements when a whole-archive report should read them: when the stale dialogs are few
     /// (their messages are read whole), which also says the roll-ups have been filled at all; `nil` otherwise.
     static func shares(_ connection: any SQLConnection) throws -> StatsShares? {
-        let stale = try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
+        let stale = try staleDialogs(connection)
         guard stale > 0 else { return StatsShares(dialect: connection.dialect, anyStale: false) }
         let dialogs = try connection.fetchInt("SELECT COUNT(*) FROM dialogs") ?? 0
         return stale * 4 <= dialogs ? StatsShares(dialect: connection.dialect, anyStale: true) : nil
+    }
+
+    /// How many dialogs are marked stale (PostgreSQL's markers repeat a dialog once per statement that touched it).
+    private static func staleDialogs(_ connection: any SQLConnection) throws -> Int {
+        try connection.fetchInt("SELECT COUNT(DISTINCT dialog_id) FROM stats_stale") ?? 0
     }
 }
 
@@ -114,14 +120,10 @@ struct StatsShares {
 
     /// Each message's hour and list of attachment types (`''` for none: `kinds` as the report's scan makes it).
     private func hourAndKinds(withAttachments: Bool = false) -> String {
-        let d = dialect
-        let hour = StatsSQL(dialect: d).floorDivision("m.date_sent", 3600)
-        let kinds = d.jsonArrayAggregate(d.jsonMember(d.jsonElement("e"), path: "$.type"))
+        let sql = StatsSQL(dialect: dialect)
         return """
-            SELECT m.dialog_id, \(hour) AS hour, m.deleted_at, m.edited,
-                COALESCE(CASE WHEN m.attachments = '[]' THEN NULL ELSE (
-                    SELECT \(kinds) FROM \(d.jsonElements(of: "m.attachments", as: "e"))
-                ) END, '') AS kinds
+            SELECT m.dialog_id, \(sql.floorDivision("m.date_sent", 3600)) AS hour, m.deleted_at, m.edited,
+                COALESCE(\(sql.attachmentTypes), '') AS kinds
             FROM messages m WHERE \(stale("m.dialog_id"))\(withAttachments ? " AND m.attachments <> '[]'" : "")
             """
     }

@@ -24,4 +24,15 @@ struct StatsSQL {
         case .month: dialect.monthStart(day: day)
         }
     }
+
+    /// The JSON list of a message's attachment types (`m.attachments`), or NULL when it has none: one
+    /// definition for the report's scan and the statistics roll-ups, whose figures must agree.
+    var attachmentTypes: String {
+        let kinds = dialect.jsonArrayAggregate(dialect.jsonMember(dialect.jsonElement("e"), path: "$.type"))
+        return """
+            CASE WHEN m.attachments = '[]' THEN NULL ELSE (
+                SELECT \(kinds) FROM \(dialect.jsonElements(of: "m.attachments", as: "e"))
+            ) END
+            """
+    }
 }
