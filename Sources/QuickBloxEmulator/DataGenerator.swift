@@ -11,6 +11,9 @@ struct DataGenerator {
     let configuration: EmulatorConfiguration
     var random: SeededRandom
     var ids: ObjectIDGenerator
+    /// Texts of one or two fragments, each kept once: a million messages share a few thousand strings
+    /// instead of holding a copy each (the emulator's memory, docs/performance.md).
+    private var texts: [String: String] = [:]
 
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
@@ -135,6 +138,13 @@ struct DataGenerator {
         let quietAfter = span * Double.random(in: 0.5...1, using: &random)
         if totalGap > quietAfter { gaps = gaps.map { $0 * quietAfter / totalGap } }
         var time = Double(start)
+        // Receipt lists repeat within a dialog: each distinct list is kept once and shared.
+        var receipts: [[Int]: [Int]] = [:]
+        func shared(_ ids: [Int]) -> [Int] {
+            if let known = receipts[ids] { return known }
+            receipts[ids] = ids
+            return ids
+        }
         var list: [Message] = []
         list.reserveCapacity(count)
         for index in 0..<count {
@@ -150,8 +160,8 @@ struct DataGenerator {
             if random.chance(0.1) { message.extra = makeCustomParameters(dialog: dialog.id) }
             let readers = dialog.occupantIDs.filter { $0 != sender && index < readUpTo[$0, default: 0] }
             let receivers = dialog.occupantIDs.filter { $0 != sender && index < deliveredUpTo[$0, default: 0] }
-            message.readIDs = ([sender] + readers).sorted()
-            message.deliveredIDs = Array(Set([sender] + receivers)).sorted()
+            message.readIDs = shared(([sender] + readers).sorted())
+            message.deliveredIDs = shared(Array(Set([sender] + receivers)).sorted())
             if random.chance(0.02) {
                 var earlier = message
                 earlier.text = makeText()
@@ -169,10 +179,7 @@ struct DataGenerator {
         }
         if let last = list.last { dialog.updatedAt = max(dialog.updatedAt ?? 0, last.dateSent) }
         stored.dialog = dialog
-        for message in list {
-            state.messageKeys[message.id] = .init(dialog: dialog.id, dateSent: message.dateSent)
-        }
-        state.messages[dialog.id] = list
+        state.messages[dialog.id] = MessageList(dialogID: dialog.id, sorted: list)
         state.dialogs[dialog.id] = stored
     }
 
@@ -188,8 +195,13 @@ struct DataGenerator {
         if random.chance(0.005) {
             // An occasional wall of text.
             parts += (0..<20).map { _ in random.pick(Self.fragments) }
+            return parts.joined(separator: " ")
         }
-        return parts.joined(separator: " ")
+        if parts.count == 1 { return parts[0] }
+        let text = parts.joined(separator: " ")
+        if let known = texts[text] { return known }
+        texts[text] = text
+        return text
     }
 
     mutating func makeAttachment() -> Attachment {

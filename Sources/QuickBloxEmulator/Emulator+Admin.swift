@@ -52,7 +52,7 @@ extension Emulator {
                 "faults": .object(injected.mapValues(JSONValue.int)),
                 "users": .int(snapshot.users.count),
                 "dialogs": .int(snapshot.dialogs.count),
-                "messages": .int(snapshot.messageKeys.count),
+                "messages": .int(snapshot.messageCount),
                 "revisions": .int(snapshot.revisions.count),
                 "deletions": .int(snapshot.deletions.count),
                 "blobs": .int(snapshot.blobs.count),

@@ -2,14 +2,9 @@ import QuickBlox
 
 /// Everything the emulator serves, as plain values; ``EmulatorStore`` owns the one mutable copy.
 ///
-/// Messages are kept per dialog sorted by `(date_sent, _id)`, so a page asked for with a
-/// `date_sent` cursor costs a binary search plus the page, not a scan.
+/// Messages are kept per dialog sorted by `(date_sent, _id)` (``MessageList``, compactly), so a page asked for
+/// with a `date_sent` cursor costs a binary search plus the page, not a scan.
 struct EmulatorState: Sendable {
-    struct MessageKey: Sendable {
-        var dialog: String
-        var dateSent: Int
-    }
-
     struct StoredUser: Sendable {
         var user: User
         var password: String
@@ -40,9 +35,7 @@ struct EmulatorState: Sendable {
 
     var users: [Int: StoredUser] = [:]
     var dialogs: [String: StoredDialog] = [:]
-    var messages: [String: [Message]] = [:]
-    /// Where each message lives: its dialog and its (unchanging) `date_sent`.
-    var messageKeys: [String: MessageKey] = [:]
+    var messages: [String: MessageList] = [:]
     var revisions: [Revision] = []
     var deletions: [Deletion] = []
     /// Messages removed for one user only (`DELETE` without `force`): message id → user → when.
@@ -52,6 +45,9 @@ struct EmulatorState: Sendable {
     var blobs = BlobIndex()
 
     var sortedUserIDs: [Int] { users.keys.sorted() }
+
+    /// How many messages exist (not counting deletions).
+    var messageCount: Int { messages.values.reduce(0) { $0 + $1.count } }
 
     /// Dialogs in creation order (`created_at`, then `_id`).
     var sortedDialogs: [Dialog] {
@@ -97,32 +93,32 @@ struct EmulatorState: Sendable {
         return dialog
     }
 
-    /// Index of the first message at or after `(dateSent, id)` in a dialog's sorted messages.
-    static func lowerBound(_ list: [Message], dateSent: Int, id: String = "") -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let mid = (low + high) / 2
-            if (list[mid].dateSent, list[mid].id) < (dateSent, id) { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
-
-    /// Where a message sits in its dialog's list.
+    /// Where the message with this `_id` sits in its dialog's list.
+    ///
+    /// Found by the `date_sent` its ObjectId carries (every id the emulator makes starts with the time it
+    /// stands for, ``ObjectIDGenerator``): a binary search in each dialog; an id that does not (a fixture's
+    /// own) by a scan. No map from id to place is kept: at a million messages one took 80 MiB, and only
+    /// writes by id (tests, seldom) look a message up.
     func location(ofMessage id: String) -> (dialog: String, index: Int)? {
-        guard let key = messageKeys[id], let list = messages[key.dialog] else { return nil }
-        let index = Self.lowerBound(list, dateSent: key.dateSent, id: id)
-        guard index < list.count, list[index].id == id else { return nil }
-        return (key.dialog, index)
+        if let packed = PackedObjectID(hex: id) {
+            let sent = Int(packed.high >> 32)
+            for (dialogID, list) in messages {
+                if let index = list.index(ofID: id, sentAt: sent) { return (dialogID, index) }
+            }
+        }
+        for (dialogID, list) in messages {
+            if let index = list.index(ofID: id) { return (dialogID, index) }
+        }
+        return nil
     }
 
     /// Inserts a message in sort order and counts it unread for the other occupants.
     mutating func insert(_ message: Message) {
-        var list = messages[message.chatDialogID] ?? []
-        let index = Self.lowerBound(list, dateSent: message.dateSent, id: message.id)
-        list.insert(message, at: index)
-        messages[message.chatDialogID] = list
-        messageKeys[message.id] = MessageKey(dialog: message.chatDialogID, dateSent: message.dateSent)
+        // Changed in place: a copy of the list would cost a copy of every message of the dialog.
+        let dialogID = message.chatDialogID
+        let index = messages[dialogID, default: MessageList(dialogID: dialogID)]
+            .lowerBound(dateSent: message.dateSent, id: message.id)
+        messages[dialogID, default: MessageList(dialogID: dialogID)].insert(message, at: index)
         if var stored = dialogs[message.chatDialogID] {
             for occupant in stored.dialog.occupantIDs
             where occupant != message.senderID && !message.readIDs.contains(occupant) {

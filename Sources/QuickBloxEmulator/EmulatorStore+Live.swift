@@ -16,7 +16,7 @@ extension EmulatorStore {
         guard !dialogIDs.isEmpty else { return nil }
         let dialogID = generator.random.pick(dialogIDs)
         guard let stored = state.dialogs[dialogID] else { return nil }
-        let list = state.messages[dialogID] ?? []
+        let list = state.messages[dialogID] ?? MessageList(dialogID: dialogID)
         let users = state.sortedUserIDs
 
         switch roll {
@@ -84,7 +84,7 @@ extension EmulatorStore {
                 occupantIDs: [owner, other].sorted(), adminIDs: [owner], createdAt: now, updatedAt: now,
                 xmppRoomJID: "\(configuration.applicationID)_\(id)@muc.chat.quickblox.com")
             state.dialogs[id] = .init(dialog: dialog)
-            state.messages[id] = []
+            state.messages[id] = MessageList(dialogID: id)
             return "dialog"
         }
     }

@@ -48,84 +48,108 @@ extension EmulatorStore {
         guard stored.dialog.type == .publicGroup || stored.dialog.occupantIDs.contains(user) else {
             throw EmulatorError.forbidden
         }
-        let list = state.messages[dialogID] ?? []
+        let list = state.messages[dialogID] ?? MessageList(dialogID: dialogID)
         let hidden = state.hiddenMessages
         let matches: (Message) -> Bool = { message in
-            hidden[message.id]?[user] == nil && query.filters.matches { FieldValue.of(message, field: $0) }
+            (hidden.isEmpty || hidden[message.id]?[user] == nil)
+                && query.filters.matches { FieldValue.of(message, field: $0) }
         }
         let (low, high) = Self.dateRange(of: query.filters, in: list)
 
-        if query.count { return .count(list[low..<high].reduce(0) { $0 + (matches($1) ? 1 : 0) }) }
+        if query.count {
+            if Self.isDateRangeOnly(query.filters) {
+                // The range is the answer: only messages `user` removed for themselves are left out (the
+                // crawler's `count=1` on a dialog of 150,000 messages makes none of them).
+                if hidden.isEmpty { return .count(high - low) }
+                return .count((low..<high).reduce(0) { $0 + (hidden[list.id(at: $1)]?[user] == nil ? 1 : 0) })
+            }
+            return .count(list[low..<high].reduce(0) { $0 + (matches($1) ? 1 : 0) })
+        }
 
-        var picked: [Int] = []
+        // Each message is made once from the list's compact rows (``MessageList``) and kept with its index.
+        var picked: [(index: Int, message: Message)] = []
         let sortField = query.sort?.field ?? "date_sent"
         if sortField == "date_sent" {
             // Index order: O(log n + skip + limit) for the paging a crawler does.
             let ascending = query.sort?.ascending ?? true
             var skipped = 0
             let indices: AnySequence<Int> = ascending ? AnySequence(low..<high) : AnySequence((low..<high).reversed())
-            for index in indices where matches(list[index]) {
+            for index in indices {
+                let message = list[index]
+                guard matches(message) else { continue }
                 if skipped < query.skip {
                     skipped += 1
                     continue
                 }
-                picked.append(index)
+                picked.append((index, message))
                 if picked.count == query.limit { break }
             }
         } else {
             let ascending = query.sort?.ascending ?? true
-            var all = (low..<high).filter { matches(list[$0]) }
-            all.sort { a, b in
-                let ka = SortKey(FieldValue.of(list[a], field: sortField))
-                let kb = SortKey(FieldValue.of(list[b], field: sortField))
-                if ka != kb { return ascending ? ka < kb : ka > kb }
-                return a < b
+            var all: [(index: Int, message: Message, key: SortKey)] = []
+            for index in low..<high {
+                let message = list[index]
+                if matches(message) { all.append((index, message, SortKey(FieldValue.of(message, field: sortField)))) }
             }
-            picked = Array(all.dropFirst(query.skip).prefix(query.limit))
+            all.sort { a, b in
+                if a.key != b.key { return ascending ? a.key < b.key : a.key > b.key }
+                return a.index < b.index
+            }
+            picked = all.dropFirst(query.skip).prefix(query.limit).map { ($0.index, $0.message) }
         }
-        if markAsRead { markRead(dialogID: dialogID, indices: picked, by: user, now: now) }
-        let current = state.messages[dialogID] ?? []
-        return .items(picked.map { current[$0] }, total: nil)
+        guard markAsRead else { return .items(picked.map(\.message), total: nil) }
+        markRead(dialogID: dialogID, indices: picked.map(\.index), by: user, now: now)
+        let current = state.messages[dialogID] ?? list
+        return .items(picked.map { current[$0.index] }, total: nil)
     }
 
     /// The index range a `date_sent` filter allows, found by binary search.
-    static func dateRange(of filters: FilterSet, in list: [Message]) -> (Int, Int) {
+    static func dateRange(of filters: FilterSet, in list: MessageList) -> (Int, Int) {
         var low = 0
         var high = list.count
         for condition in filters.conditions where condition.field == "date_sent" && condition.isNumeric {
             guard let value = condition.ints.first else { continue }
             switch condition.op {
-            case .greaterThanOrEqual: low = max(low, EmulatorState.lowerBound(list, dateSent: value))
-            case .greaterThan: low = max(low, EmulatorState.lowerBound(list, dateSent: value + 1))
-            case .lessThan: high = min(high, EmulatorState.lowerBound(list, dateSent: value))
-            case .lessThanOrEqual: high = min(high, EmulatorState.lowerBound(list, dateSent: value + 1))
+            case .greaterThanOrEqual: low = max(low, list.lowerBound(dateSent: value))
+            case .greaterThan: low = max(low, list.lowerBound(dateSent: value + 1))
+            case .lessThan: high = min(high, list.lowerBound(dateSent: value))
+            case .lessThanOrEqual: high = min(high, list.lowerBound(dateSent: value + 1))
             case .equal:
-                low = max(low, EmulatorState.lowerBound(list, dateSent: value))
-                high = min(high, EmulatorState.lowerBound(list, dateSent: value + 1))
+                low = max(low, list.lowerBound(dateSent: value))
+                high = min(high, list.lowerBound(dateSent: value + 1))
             default: break
             }
         }
         return (low, max(low, high))
     }
 
+    /// Whether every filter is a `date_sent` bound that ``dateRange(of:in:)`` applies in full, so that the
+    /// range holds exactly the messages the filters match.
+    static func isDateRangeOnly(_ filters: FilterSet) -> Bool {
+        filters.alternatives.isEmpty
+            && filters.conditions.allSatisfy { condition in
+                condition.field == "date_sent" && condition.isNumeric && !condition.ints.isEmpty
+                    && [.greaterThanOrEqual, .greaterThan, .lessThan, .lessThanOrEqual, .equal].contains(condition.op)
+            }
+    }
+
     /// Marks messages read and delivered for `user`, bumping `updated_at` where that changed anything.
     func markRead(dialogID: String, indices: [Int], by user: Int, now: Int) {
-        guard var list = state.messages[dialogID], var stored = state.dialogs[dialogID] else { return }
+        guard state.messages[dialogID] != nil, var stored = state.dialogs[dialogID] else { return }
         var changed = false
         for index in indices {
-            var message = list[index]
+            var message = state.messages[dialogID]![index]
             guard !message.readIDs.contains(user) else { continue }
             message.readIDs.append(user)
             if !message.deliveredIDs.contains(user) { message.deliveredIDs.append(user) }
             message.updatedAt = now
-            list[index] = message
+            state.messages[dialogID]![index] = message
             changed = true
             if message.senderID != user, let unread = stored.unread[user], unread > 0 {
                 stored.unread[user] = unread - 1
             }
         }
         guard changed else { return }
-        state.messages[dialogID] = list
         state.dialogs[dialogID] = stored
     }
 }

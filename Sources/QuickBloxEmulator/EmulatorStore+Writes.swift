@@ -34,7 +34,7 @@ extension EmulatorStore {
             xmppRoomJID: type == .private ? nil : "\(configuration.applicationID)_\(id)@muc.chat.quickblox.com",
             data: parameters.value("data"))
         state.dialogs[id] = .init(dialog: dialog)
-        state.messages[id] = []
+        state.messages[id] = MessageList(dialogID: id)
         return state.presented(state.dialogs[id]!, for: user)
     }
 
@@ -96,8 +96,7 @@ extension EmulatorStore {
 
     func removeDialog(id: String, now: Int) {
         guard let stored = state.dialogs.removeValue(forKey: id) else { return }
-        for message in state.messages.removeValue(forKey: id) ?? [] {
-            state.messageKeys[message.id] = nil
+        for message in state.messages.removeValue(forKey: id) ?? MessageList(dialogID: id) {
             state.hiddenMessages[message.id] = nil
         }
         state.deletions.append(.init(kind: "dialog", id: id, record: stored.dialog.json, deletedAt: now))
@@ -217,7 +216,6 @@ extension EmulatorStore {
 
     func removeMessage(dialogID: String, index: Int, now: Int) {
         let message = state.messages[dialogID]!.remove(at: index)
-        state.messageKeys[message.id] = nil
         let hidden = state.hiddenMessages.removeValue(forKey: message.id) ?? [:]
         if var stored = state.dialogs[dialogID] {
             for occupant in stored.dialog.occupantIDs

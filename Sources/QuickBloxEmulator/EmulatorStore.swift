@@ -42,7 +42,8 @@ actor EmulatorStore {
     /// in the index, keep their fields.
     static func indexBlobs(_ state: inout EmulatorState, policy: BlobIndex.Policy) {
         for dialog in state.sortedDialogs {
-            for message in state.messages[dialog.id] ?? [] where !message.attachments.isEmpty {
+            for message in state.messages[dialog.id] ?? MessageList(dialogID: dialog.id)
+            where !message.attachments.isEmpty {
                 state.blobs.register(message, policy: policy, seeded: true)
             }
         }

@@ -48,7 +48,8 @@ public enum TruthDump {
             }
             return line(.object(fields))
         }
-        let messages = dialogs.lazy.flatMap { state.messages[$0.id] ?? [] }.map { message -> [UInt8] in
+        let messages = dialogs.lazy.flatMap { state.messages[$0.id] ?? MessageList(dialogID: $0.id) }.map {
+            message -> [UInt8] in
             // Same bytes as line(["kind": "message", "record": message.json]), written directly.
             var out = Array(#"{"kind":"message","record":"#.utf8)
             message.writeJSON(into: &out)
@@ -145,7 +146,7 @@ public enum TruthDump {
                         nil, nil, nil, nil
                     )
                     state.dialogs[dialog.id] = .init(dialog: dialog, hiddenFor: hidden(line["hidden_for"]))
-                    state.messages[dialog.id] = state.messages[dialog.id] ?? []
+                    state.messages[dialog.id] = state.messages[dialog.id] ?? MessageList(dialogID: dialog.id)
                 case "message":
                     let message = try Message(json: record)
                     let hiddenFor = hidden(line["hidden_for"])

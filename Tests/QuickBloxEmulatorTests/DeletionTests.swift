@@ -28,6 +28,13 @@ struct DeletionTests {
             let other = try await harness.json("/chat/Message.json?chat_dialog_id=\(dialog.id)&count=1", as: others[0])
             #expect(mine["items"]?["count"]?.lenientInt == messages.count - 1)
             #expect(other["items"]?["count"]?.lenientInt == messages.count)
+            // So do counts within a date range (answered from the range, less the caller's own removals).
+            let upTo = "chat_dialog_id=\(dialog.id)&count=1&date_sent%5Blte%5D=\(theirs.dateSent)"
+            let sentUpTo = messages.filter { $0.dateSent <= theirs.dateSent }.count
+            #expect(try await harness.json("/chat/Message.json?\(upTo)")["items"]?["count"] == .int(sentUpTo - 1))
+            #expect(
+                try await harness.json("/chat/Message.json?\(upTo)", as: others[0])["items"]?["count"] == .int(sentUpTo)
+            )
             // Truth: who removed it, since when, and who still sees it.
             let line = try #require(try await harness.truth().first { $0["record"]?["_id"]?.stringValue == theirs.id })
             #expect(line["hidden_for"]?["100001"]?.lenientInt != nil)
