@@ -66,6 +66,13 @@ extension PostgresArchive {
     /// `purged_at`. Idempotent; an erasure cut short between its transaction and this step is completed by the
     /// next `erase`, `retain` or crawl. Returns whether there was anything to purge.
     ///
+    /// The same `VACUUM` analyzes the tables again: PostgreSQL's planner statistics keep samples of column
+    /// values (logins, e-mail addresses, phone numbers, names, texts, raw records — a small table's whole
+    /// column), readable through `pg_stats` by anyone who may read the table, until the next `ANALYZE`; an
+    /// erasure of one person among hundreds changes too few rows for autovacuum to analyze again. A fresh sample
+    /// holds only what the rows hold now. `pg_statistic` is then vacuumed too, so the replaced samples' space is
+    /// reused (a database owner may; otherwise PostgreSQL skips it with a warning).
+    ///
     /// What `VACUUM` does not do, and SQLite's `VACUUM` with `secure_delete` does: overwrite the freed bytes. They
     /// stay in the table's free space until reused, in the write-ahead log until it is recycled, and in base
     /// backups and replicas' history (docs/postgres.md says what to do about it). `VACUUM` cannot run inside a
@@ -79,8 +86,9 @@ extension PostgresArchive {
                 let pending = try await connection.exists("SELECT 1 FROM erasures WHERE purged_at IS NULL LIMIT 1")
                 if pending {
                     for table in ["messages", "message_revisions", "users", "dialogs", "attachment_files"] {
-                        try await connection.run("VACUUM \(unescaped: table)")
+                        try await connection.run("VACUUM (ANALYZE) \(unescaped: table)")
                     }
+                    try await connection.run("VACUUM pg_catalog.pg_statistic")
                     try await connection.run(
                         "UPDATE erasures SET purged_at = \(Int64(ArchiveTime.now())) WHERE purged_at IS NULL")
                 }
