@@ -298,8 +298,8 @@ let package = Package(
         .testTarget(
             name: "ArchiveConformanceTests",
             dependencies: [
-                "ArchiveTestSupport", "Archive", "QuickBlox", "QueryLanguage", "Search", "Stats", "Export",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ArchiveTestSupport", "Archive", "ArchiveSQL", "QuickBlox", "QueryLanguage", "Search", "Stats",
+                "Export", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -475,6 +475,7 @@ let package = Package(
                 "qbarchive",
                 "QuickBlox",
                 "QuickBloxEmulator",
+                "ArchiveSQL",
                 "ArchiveSQLite",
                 "ArchivePostgres",
                 "Crawler",

@@ -37,6 +37,11 @@ extension SQLiteArchive {
         try await sql.write { try StatsRollup.refresh($0) }
     }
 
+    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:)``).
+    public func rebuildStatistics() async throws -> Int {
+        try await sql.write { try StatsRollup.rebuild($0) }
+    }
+
     /// Records how a run ended, with its tallies.
     ///
     /// - Throws: ``ArchiveError/unknownRun(_:)`` when `id` was not returned by ``beginRun(scope:query:at:)``.

@@ -26,6 +26,7 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
               qbarchive stats --archive chat.sqlite --svg charts/  writes charts/*.svg
               qbarchive stats --archive chat.sqlite --json --from-messages   the same, from every message
               qbarchive stats --archive chat.sqlite --refresh    roll-ups up to date first (after an upgrade)
+              qbarchive stats --archive chat.sqlite --rebuild    roll-ups recomputed (qbarchive check found them wrong)
 
             --where takes the query language of `qbarchive search` (or @NAME for queries/NAME.qbq) and restricts \
             every figure to the matching messages. Coverage compares each dialog's message count on the server, \
@@ -58,6 +59,12 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
             erasure and retention does it at its end): after an upgrade to this version, until the next crawl.
             """)
     var refresh = false
+    @Flag(
+        help: """
+            First recompute every statistics roll-up from the messages (opens the archive for writing; as long as \
+            --from-messages takes): when `qbarchive check` finds them wrong.
+            """)
+    var rebuild = false
     @Option(help: ArgumentHelp("Also write SVG charts into this folder (created if needed).", valueName: "dir"))
     var svg: String?
     @Option(help: "Where saved queries live.") var queries = "queries"
@@ -71,7 +78,11 @@ struct StatsCommand: AsyncParsableCommand, ArchiveTaking {
     func run() async throws {
         let text = try whereQuery.map { try QueryInput.resolve($0, queries: queries) }
         let query = try text.map { try QueryInput.parse($0, now: now) }
-        if refresh { try await ArchiveLocation.writer(archive).settleAfterBulkChange() }
+        if rebuild {
+            _ = try await ArchiveLocation.writer(archive).rebuildStatistics()
+        } else if refresh {
+            try await ArchiveLocation.writer(archive).settleAfterBulkChange()
+        }
         let store = try await ArchiveLocation.reader(archive)
         var options = StatsOptions(query: query, period: by, top: top)
         options.readsRollups = !fromMessages

@@ -1,9 +1,37 @@
+import ArchiveSQL
+import ArchiveSQLite
 import Foundation
 import QuickBlox
 import Testing
 
 @Suite("qbarchive stats (the built binary)")
 struct StatsCommandTests {
+    @Test("check finds statistics roll-ups that went wrong; stats --rebuild mends them")
+    func checkFindsWrongRollupsAndRebuildMendsThem() async throws {
+        try await SearchCommandTests.withArchive { archive, _ in
+            let sound = try await CommandRunner.run(["check", "--archive", archive])
+            #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
+            #expect(sound.stdout.contains("statistics roll-ups agree"))
+            try await SQLiteArchive.open(at: archive).sql.write { connection in
+                try connection.execute("UPDATE stats_senders SET messages = messages + 1")
+            }
+            let wrong = try await CommandRunner.run(["check", "--archive", archive, "--json"])
+            #expect(wrong.status == 20, "\(wrong.stdout)\(wrong.stderr)")
+            let problems = try JSONValue(parsing: wrong.stdout)["problems"]?.arrayValue ?? []
+            #expect(problems.count == 1)
+            let problem = problems.first?.stringValue ?? ""
+            #expect(problem.contains("statistics roll-ups disagree") && problem.contains("topSenders"), "\(problem)")
+            #expect(problem.contains("qbarchive stats --rebuild"))
+
+            let rebuilt = try await CommandRunner.run(["stats", "--archive", archive, "--json", "--rebuild"])
+            #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+            let scanned = try await CommandRunner.run(["stats", "--archive", archive, "--json", "--from-messages"])
+            #expect(rebuilt.stdout == scanned.stdout)
+            let mended = try await CommandRunner.run(["check", "--archive", archive])
+            #expect(mended.status == 0, "\(mended.stdout)\(mended.stderr)")
+        }
+    }
+
     @Test func printsATableJSONAndChartsAndRefusesBadInput() async throws {
         try await SearchCommandTests.withArchive { archive, total in
             let table = try await CommandRunner.run(["stats", "--archive", archive])

@@ -29,6 +29,9 @@ public protocol ArchiveWriter: ArchiveReader {
     /// nothing more to do (no visibility to settle, and the query compiler steers its plans, without
     /// `sqlite_stat1`). It changes no answer, only how fast one comes.
     func settleAfterBulkChange() async throws
+    /// Recomputes every statistics roll-up from the messages (`qbarchive stats --rebuild`), for roll-ups that
+    /// ``ArchiveReader/statisticsRollupDisagreements()`` found wrong; returns how many dialogs it read.
+    func rebuildStatistics() async throws -> Int
     /// Records how a run ended, with its tallies.
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
     /// Erases a message, a person or a dialog for good: content out of every table, index and file-store

@@ -3,6 +3,14 @@ import ArchiveSQL
 import PostgresNIO
 
 extension PostgresArchive {
+    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:)``), under the refresh's
+    /// lock; then the tables settled as after any bulk change.
+    public func rebuildStatistics() async throws -> Int {
+        let dialogs = try await sql.write { try StatsRollup.rebuild($0) }
+        try await settleAfterBulkChange()
+        return dialogs
+    }
+
     /// Vacuums and analyzes the tables a bulk change left unsettled, as autovacuum would some time later, now.
     ///
     /// Rows a crawl or an import just wrote are on pages not yet marked all-visible, so every read checks each

@@ -41,6 +41,24 @@ public enum StatsRollup {
         return dialogs
     }
 
+    /// Every roll-up recomputed from the messages: the tables emptied, every dialog marked stale, then
+    /// ``refresh(_:)``; returns how many dialogs were refreshed. For roll-ups found wrong (`qbarchive check`): a
+    /// refresh takes away what it stored before adding the new shares, so a sum that went wrong by itself (a
+    /// bug, a hand edit, a damaged page) would stay wrong. Run as ``refresh(_:)`` is.
+    @discardableResult
+    public static func rebuild(_ connection: any SQLConnection) throws -> Int {
+        let shares = StatsShares(dialect: connection.dialect)
+        for table in shares.summed {
+            try connection.execute(SQLFragment.raw("DELETE FROM \(table.perDialog)"))
+            try connection.execute(SQLFragment.raw("DELETE FROM \(table.sums)"))
+        }
+        try connection.execute("DELETE FROM stats_dialogs")
+        try connection.execute("DELETE FROM stats_stale")
+        try connection.execute(
+            "INSERT INTO stats_stale (dialog_id) SELECT id FROM dialogs UNION SELECT dialog_id FROM messages")
+        return try refresh(connection)
+    }
+
     /// The roll-ups' statements when a whole-archive report should read them: when the stale dialogs are few
     /// (their messages are read whole), which also says the roll-ups have been filled at all; `nil` otherwise.
     static func shares(_ connection: any SQLConnection) throws -> StatsShares? {
