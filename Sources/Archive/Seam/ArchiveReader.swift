@@ -57,6 +57,11 @@ public protocol ArchiveReader: Sendable {
 
     /// Every figure of `qbarchive stats`, aggregated in one consistent read.
     func statistics(_ request: StatisticsRequest) async throws -> ArchiveStatistics
+    /// The figures of the whole-archive statistics that differ when read through the roll-ups and when read from
+    /// every message (`users`, `volume`, `topSenders`, …; empty when they agree), both in one read: `qbarchive
+    /// check`'s test of the roll-ups that `qbarchive stats` and the dashboard read. It reads every message once
+    /// (at a million, about as long as `qbarchive stats --from-messages`).
+    func statisticsRollupDisagreements() async throws -> [String]
 
     // MARK: Browse
 

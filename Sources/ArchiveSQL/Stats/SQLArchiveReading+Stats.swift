@@ -13,18 +13,36 @@ extension SQLArchiveReading {
     /// when given, is compiled by ``SearchCompiler`` and restricts every figure; tombstoned messages are
     /// counted everywhere (and as deletions). See docs/stats.md for each definition.
     public func statistics(_ request: StatisticsRequest) async throws -> ArchiveStatistics {
-        try await reading(request.query) { connection in
-            let selection = try StatsSelection(request, on: connection)
-            var statistics = ArchiveStatistics()
-            try Self.readHourly(connection, selection, request.bucket, into: &statistics)
-            try Self.readActiveSenders(connection, selection, request.bucket, into: &statistics)
-            try Self.readPopulation(connection, selection, into: &statistics)
-            statistics.topSenders = try Self.topSenders(connection, selection, limit: request.top)
-            statistics.topDialogs = try Self.topDialogs(connection, selection, limit: request.top)
-            statistics.replies = try Self.replyTimes(connection, selection)
-            statistics.coverage = try Self.coverage(connection, selection)
-            return statistics
+        try await reading(request.query) { connection in try Self.statistics(request, on: connection) }
+    }
+
+    /// The figures read through the roll-ups and read from every message, in one read transaction (a crawl
+    /// writing meanwhile changes neither), compared (``ArchiveReader/statisticsRollupDisagreements()``): day
+    /// buckets (the roll-ups keep days and hours; weeks and months are sums of the same rows), every sender and
+    /// dialog listed.
+    public func statisticsRollupDisagreements() async throws -> [String] {
+        try await sql.read { connection in
+            let rolledUp = StatisticsRequest(bucket: .day, top: Int(Int32.max))
+            var fromMessages = rolledUp
+            fromMessages.readsRollups = false
+            let expected = try Self.statistics(fromMessages, on: connection)
+            return try Self.statistics(rolledUp, on: connection).figuresDiffering(from: expected)
         }
+    }
+
+    private static func statistics(_ request: StatisticsRequest, on connection: any SQLConnection) throws
+        -> ArchiveStatistics
+    {
+        let selection = try StatsSelection(request, on: connection)
+        var statistics = ArchiveStatistics()
+        try readHourly(connection, selection, request.bucket, into: &statistics)
+        try readActiveSenders(connection, selection, request.bucket, into: &statistics)
+        try readPopulation(connection, selection, into: &statistics)
+        statistics.topSenders = try topSenders(connection, selection, limit: request.top)
+        statistics.topDialogs = try topDialogs(connection, selection, limit: request.top)
+        statistics.replies = try replyTimes(connection, selection)
+        statistics.coverage = try coverage(connection, selection)
+        return statistics
     }
 
     /// Totals, volume per bucket, hour-of-week cells and attachment types, from one scan.
