@@ -16,70 +16,62 @@ struct StatsRollupTests {
 
     @Test(arguments: TestBackend.all, [1, 2, 3] as [UInt64])
     func rollupsEqualTheMessagesAfterEveryStep(backend: TestBackend, seed: UInt64) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rollup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var history = History(seed: seed)
-        let archive = try await backend.create(directory.path, Self.start)
-        try await archive.storeUsers(rawItems: (1...6).map { History.user($0).json }, at: Self.start)
-        try await archive.storeDialogs(rawItems: history.dialogs.map(\.json), at: Self.start)
+        try await History.withArchive(backend, seed: seed) { archive, history in
 
-        var rolled = 0
-        for step in 0..<60 {
-            let action = try await history.step(archive, at: Self.start + 100 * step)
-            let request = StatisticsRequest(
-                bucket: StatisticsRequest.Bucket.allCases[step % 3], top: 1 + step % 4)
-            var reference = request
+            var rolled = 0
+            for step in 0..<60 {
+                let action = try await history.step(archive, at: Self.start + 100 * step)
+                let request = StatisticsRequest(
+                    bucket: StatisticsRequest.Bucket.allCases[step % 3], top: 1 + step % 4)
+                var reference = request
+                reference.readsRollups = false
+                let expected = try await archive.statistics(reference)
+                let actual = try await archive.statistics(request)
+                #expect(Self.differences(actual, expected) == [], "step \(step) (\(action)), \(backend)")
+                if actual != expected { break }
+                if action == "refresh" { rolled += 1 }
+            }
+            #expect(rolled >= 5, "the history refreshed the roll-ups often enough to be read")
+            // Refreshed from scratch: the same figures again.
+            try await archive.settleAfterBulkChange()
+            var reference = StatisticsRequest()
             reference.readsRollups = false
-            let expected = try await archive.statistics(reference)
-            let actual = try await archive.statistics(request)
-            #expect(Self.differences(actual, expected) == [], "step \(step) (\(action)), \(backend)")
-            if actual != expected { break }
-            if action == "refresh" { rolled += 1 }
+            let refreshed = try await archive.statistics(StatisticsRequest())
+            #expect(Self.differences(refreshed, try await archive.statistics(reference)) == [])
         }
-        #expect(rolled >= 5, "the history refreshed the roll-ups often enough to be read")
-        // Refreshed from scratch: the same figures again.
-        try await archive.settleAfterBulkChange()
-        var reference = StatisticsRequest()
-        reference.readsRollups = false
-        let refreshed = try await archive.statistics(StatisticsRequest())
-        #expect(Self.differences(refreshed, try await archive.statistics(reference)) == [])
     }
 
     /// Pages stored while refreshes run (on PostgreSQL, on other connections: a refresh's snapshot misses the
     /// pages committed after it began) are never lost: each keeps its dialog stale until a refresh has seen it.
     @Test(arguments: TestBackend.all)
     func pagesStoredWhileRefreshesRunCountOnce(backend: TestBackend) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rollup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var history = History(seed: 11)
-        let archive = try await backend.create(directory.path, Self.start)
-        try await archive.storeUsers(rawItems: (1...6).map { History.user($0).json }, at: Self.start)
-        try await archive.storeDialogs(rawItems: history.dialogs.map(\.json), at: Self.start)
-        var reference = StatisticsRequest()
-        reference.readsRollups = false
-        for round in 0..<8 {
-            let pages = (0..<12).map { history.page(at: Self.start + 1000 * round + $0) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for _ in 0..<4 { try await archive.settleAfterBulkChange() }
-                }
-                group.addTask {
-                    for (index, page) in pages.enumerated() {
-                        try await archive.storeMessages(
-                            dialogID: page.dialogID, rawItems: page.messages.map(\.json), cursor: nil,
-                            at: Self.start + 1000 * round + index)
+        try await History.withArchive(backend, seed: 11) { archive, history in
+            var reference = StatisticsRequest()
+            reference.readsRollups = false
+            for round in 0..<8 {
+                let pages = (0..<12).map { history.page(at: Self.start + 1000 * round + $0) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for _ in 0..<4 { try await archive.settleAfterBulkChange() }
                     }
+                    group.addTask {
+                        for (index, page) in pages.enumerated() {
+                            try await archive.storeMessages(
+                                dialogID: page.dialogID, rawItems: page.messages.map(\.json), cursor: nil,
+                                at: Self.start + 1000 * round + index)
+                        }
+                    }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                let expected = try await archive.statistics(reference)
+                #expect(
+                    Self.differences(try await archive.statistics(StatisticsRequest()), expected) == [],
+                    "round \(round)")
+                try await archive.settleAfterBulkChange()
+                #expect(
+                    Self.differences(try await archive.statistics(StatisticsRequest()), expected) == [],
+                    "round \(round)")
             }
-            let expected = try await archive.statistics(reference)
-            #expect(
-                Self.differences(try await archive.statistics(StatisticsRequest()), expected) == [], "round \(round)")
-            try await archive.settleAfterBulkChange()
-            #expect(
-                Self.differences(try await archive.statistics(StatisticsRequest()), expected) == [], "round \(round)")
         }
     }
 
@@ -98,6 +90,21 @@ struct History {
     var dialogs: [Dialog]
     var messages: [String: Message] = [:]
     var next = 1
+
+    /// An archive on `backend` in a folder of its own (removed after `body`) holding the history's users and
+    /// dialogs, stored at ``StatsRollupTests/start``.
+    static func withArchive(
+        _ backend: TestBackend, seed: UInt64, _ body: (any ArchiveWriter, inout History) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rollup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var history = History(seed: seed)
+        let archive = try await backend.create(directory.path, StatsRollupTests.start)
+        try await archive.storeUsers(rawItems: (1...6).map { user($0).json }, at: StatsRollupTests.start)
+        try await archive.storeDialogs(rawItems: history.dialogs.map(\.json), at: StatsRollupTests.start)
+        try await body(archive, &history)
+    }
 
     init(seed: UInt64) {
         random = SeededRandom(seed: seed)
