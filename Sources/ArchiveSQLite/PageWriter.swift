@@ -26,10 +26,10 @@ struct PageWriter {
     private let unindexTrigrams: Statement
     private let files: FileIndexer?
     private let insertErased: Statement
-    /// Users and dialogs erased (`qbarchive erase`): their new messages are stored already erased.
     /// Whether a message was inserted, changed or revived: the page's dialog must be marked stale for the
     /// statistics roll-ups (``SQLiteArchive/markStale(_:db:)``).
     private(set) var changesFigures = false
+    /// Users and dialogs erased (`qbarchive erase`): their new messages are stored already erased.
     private let erasedUsers: Set<Int>
     private let erasedDialogs: Set<String>
 
