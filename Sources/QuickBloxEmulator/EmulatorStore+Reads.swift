@@ -58,8 +58,8 @@ extension EmulatorStore {
 
         if query.count {
             if Self.isDateRangeOnly(query.filters) {
-                // The range is the answer: only messages `user` removed for themselves are left out (the
-                // crawler's `count=1` on a dialog of 150,000 messages makes none of them).
+                // The range is the answer, less the messages `user` removed for themselves; no message is made
+                // (the crawler asks `count=1` of dialogs of 150,000 messages).
                 if hidden.isEmpty { return .count(high - low) }
                 return .count((low..<high).reduce(0) { $0 + (hidden[list.id(at: $1)]?[user] == nil ? 1 : 0) })
             }
