@@ -193,6 +193,7 @@ PostgreSQL share the 2 cores:
 $load_rows
 What 2 cores cannot show: the server and the client share them, so PostgreSQL's concurrency (many moderators,
 workers on other hosts) is measured here only as far as two cores allow; a real deployment puts the database
-on its own machine."
+on its own machine.
+$(notes postgres)"
 as_pg "$pg_bin/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
 trap 'kill $PID 2>/dev/null || true; rm -rf "$WORK" "$PG_DIR"' EXIT
