@@ -107,9 +107,10 @@ public protocol SQLDialect: Sendable {
     /// The unix time at which the month holding day number `day` (days since 1970-01-01) starts.
     func monthStart(day: String) -> String
 
-    /// `column` is one of the values `subquery` returns (a few): `IN (subquery)`, unless the dialect plans
-    /// that as a scan of the whole table (``PostgresDialect``: an array, one index look-up per value).
-    func isMember(_ column: String, of subquery: String) -> String
+    /// `column` is one of the values `subquery` returns: `IN (subquery)`, unless `few` (the subquery returns a
+    /// handful of values) and the dialect plans that as a scan of the whole table (``PostgresDialect``: an array,
+    /// one index look-up per value — but an array of many values is tested value by value on every row read).
+    func isMember(_ column: String, of subquery: String, few: Bool) -> String
 }
 
 extension SQLDialect {
@@ -139,5 +140,7 @@ public indirect enum WordQuery: Sendable, Hashable {
 }
 
 extension SQLDialect {
-    public func isMember(_ column: String, of subquery: String) -> String { "\(column) IN (\(subquery))" }
+    public func isMember(_ column: String, of subquery: String, few: Bool) -> String {
+        "\(column) IN (\(subquery))"
+    }
 }

@@ -24,7 +24,7 @@ public enum StatsRollup {
     public static func refresh(_ connection: any SQLConnection) throws -> Int {
         let dialogs = try staleDialogs(connection)
         guard dialogs > 0 else { return 0 }
-        let shares = StatsShares(dialect: connection.dialect)
+        let shares = StatsShares(dialect: connection.dialect, staleAreFew: dialogs <= StatsShares.fewStale)
         for table in shares.summed {
             let stored = "\(table.perDialog) WHERE \(shares.stale("dialog_id"))"
             try connection.execute(table.addToSums(from: stored, sign: "-"))
@@ -65,7 +65,8 @@ public enum StatsRollup {
         let stale = try staleDialogs(connection)
         guard stale > 0 else { return StatsShares(dialect: connection.dialect, anyStale: false) }
         let dialogs = try connection.fetchInt("SELECT COUNT(*) FROM dialogs") ?? 0
-        return stale * 4 <= dialogs ? StatsShares(dialect: connection.dialect, anyStale: true) : nil
+        guard stale * 4 <= dialogs else { return nil }
+        return StatsShares(dialect: connection.dialect, anyStale: true, staleAreFew: stale <= StatsShares.fewStale)
     }
 
     /// How many dialogs are marked stale (PostgreSQL's markers repeat a dialog once per statement that touched it).
@@ -128,13 +129,18 @@ struct StatsShares {
 
     let dialect: any SQLDialect
     /// The condition that `column` holds the id of a dialog marked stale (the dialect's way of testing a value
-    /// against a subquery's few rows: PostgreSQL plans an index look-up per id only with an array).
+    /// against a subquery's rows: PostgreSQL plans an index look-up per id only with an array, which it must
+    /// not be given when the ids are many).
     func stale(_ column: String) -> String {
-        dialect.isMember(column, of: "SELECT dialog_id FROM stats_stale")
+        dialect.isMember(column, of: "SELECT dialog_id FROM stats_stale", few: staleAreFew)
     }
 
     /// Whether any dialog is marked stale (`false` right after a refresh: the sums are read as stored).
     var anyStale = true
+    /// Whether the stale dialogs are at most ``fewStale``.
+    var staleAreFew = true
+    /// The most stale dialogs tested as a list of values (``stale(_:)``).
+    static let fewStale = 64
 
     /// Each message's hour and list of attachment types (`''` for none: `kinds` as the report's scan makes it).
     private func hourAndKinds(withAttachments: Bool = false) -> String {
