@@ -8,6 +8,12 @@ extension SQLiteArchive {
     /// checkpoint, a service); five seconds is generous.
     static let busyTimeout: Double = 5
 
+    /// The writer's page cache (`PRAGMA cache_size`, negative: KiB): 64 MiB.
+    static let writerCacheSize = -65_536
+    /// The writer's page cache while it refreshes the statistics roll-ups: 8 MiB, which also bounds each of the
+    /// refresh's sorts in memory (``settleAfterBulkChange()``).
+    static let refreshCacheSize = -8_192
+
     /// The GRDB configuration of every archive connection.
     ///
     /// WAL comes with `DatabasePool`. Foreign keys on; a busy timeout; `synchronous=NORMAL` set explicitly, because Debian's SQLite
@@ -24,7 +30,7 @@ extension SQLiteArchive {
                 // The writer touches the B-trees of messages, their indexes and two FTS5 indexes on every
                 // page: a 64 MiB page cache and checkpoints every ~40 MiB of WAL (instead of 4 MiB) keep it
                 // from re-reading and re-writing the same pages (see docs/performance.md).
-                try db.execute(sql: "PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA cache_size = \(writerCacheSize)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
             }
             db.add(function: containsFunction)

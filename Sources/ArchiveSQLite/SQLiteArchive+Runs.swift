@@ -34,12 +34,31 @@ extension SQLiteArchive {
     /// to settle, the query compiler steers its plans, and the archive keeps no `sqlite_stat1` whose figures
     /// could go stale (``ArchiveWriter/settleAfterBulkChange()``).
     public func settleAfterBulkChange() async throws {
-        try await sql.write { try StatsRollup.refresh($0) }
+        try await withSmallSorts { try StatsRollup.refresh($0) }
     }
 
     /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:)``).
     public func rebuildStatistics() async throws -> Int {
-        try await sql.write { try StatsRollup.rebuild($0) }
+        try await withSmallSorts { try StatsRollup.rebuild($0) }
+    }
+
+    /// Runs a refresh of the roll-ups in a write transaction whose sorts spill to temporary files early.
+    ///
+    /// A refresh groups every message of the stale dialogs (all of them after a first crawl or an import) and
+    /// orders private dialogs' messages for their reply delays; SQLite keeps each sort in memory up to the
+    /// connection's `cache_size` before it spills, and the writer's is 64 MiB (``makeConfiguration(readOnly:)``),
+    /// so a refresh at the end of a crawl lifted its peak memory by the size of its sorts, growing with the
+    /// archive (measured in docs/performance.md, *Memory and scaling*). With a small cache meanwhile the sorts
+    /// spill beyond it; the writer's cache is restored after.
+    private func withSmallSorts<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
+        async throws -> T
+    {
+        try await sql.write { connection in
+            try connection.execute("PRAGMA cache_size = \(raw: String(Self.refreshCacheSize))")
+            let result = Result { try body(connection) }
+            try connection.execute("PRAGMA cache_size = \(raw: String(Self.writerCacheSize))")
+            return try result.get()
+        }
     }
 
     /// Records how a run ended, with its tallies.
