@@ -44,7 +44,8 @@ extension SQLiteArchive {
                 try db.execute(
                     sql: """
                         DELETE FROM message_revisions
-                        WHERE message_id IN (SELECT id FROM messages WHERE erased_at IS NOT NULL)
+                        WHERE EXISTS (SELECT 1 FROM messages m WHERE m.id = message_revisions.message_id
+                            AND m.erased_at IS NOT NULL)
                         """)
                 if db.changesCount > 0 {
                     try db.execute(
