@@ -5,7 +5,8 @@
 # CLI, tar, gzip, zstd), PostgreSQL beside SQLite (scripts/bench/postgres.sh), then memory and scaling at 100k
 # and 5M messages, and attachment downloads (against curl and sha256sum). Writes docs/performance.md.
 #
-#   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (about 40 minutes)
+#   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
+#   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (3,623 s on 2026-11-27)
 #   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 2 minutes
 set -euo pipefail
 
