@@ -34,7 +34,12 @@ struct EmulatorState: Sendable {
     }
 
     var users: [Int: StoredUser] = [:]
-    var dialogs: [String: StoredDialog] = [:]
+    var dialogs: [String: StoredDialog] = [:] {
+        didSet { readerIndex = nil }
+    }
+    /// Which dialogs each user may list, built by the first listing after ``dialogs`` changed (any change
+    /// drops it).
+    var readerIndex: DialogReaderIndex?
     var messages: [String: MessageList] = [:]
     var revisions: [Revision] = []
     var deletions: [Deletion] = []
