@@ -8,7 +8,35 @@ extension Crawl {
     /// One reader's dialog list, or why it could not be read.
     struct Listing: Sendable {
         var reader: Int?
-        var result: Result<[DialogLister.Listed], any Error>
+        var result: Result<[Entry], any Error>
+
+        /// One dialog of a list as it waits to be merged: its id, and the server's JSON as bytes.
+        ///
+        /// In app scope every user lists every public dialog, and up to twice the concurrency lists wait for
+        /// the merge; kept parsed (a ``Dialog`` beside its `JSONValue`, about 3.7 KB a dialog) they set the
+        /// crawl's peak memory, which grew with the dialogs a user sees: 144 MiB at 1M messages, 255 MiB at 5M
+        /// (docs/performance.md), and are made page by page (``DialogLister/entries(createdUpTo:)``). Only the first reader of a dialog needs it parsed, at the merge
+        /// (``parsed()``); the others add their name to its listers.
+        struct Entry: Sendable {
+            var id: String
+            var json: [UInt8]
+
+            init(id: String, raw: JSONValue) {
+                self.id = id
+                json = raw.serialized()
+            }
+
+            init(raw: JSONValue) throws {
+                id = try Dialog(json: raw).id
+                json = raw.serialized()
+            }
+
+            /// The dialog and its JSON, parsed again.
+            func parsed() throws -> (dialog: Dialog, raw: JSONValue) {
+                let raw = try JSONValue(parsing: json)
+                return (try Dialog(json: raw), raw)
+            }
+        }
     }
 
     /// Reads each reader's dialog list, ``CrawlOptions/concurrency`` lists at a time, and hands them to `merge`
@@ -50,7 +78,7 @@ extension Crawl {
     private func listing(offset: Int, reader: Int?, createdUpTo runStart: Int) async throws -> (Int, Listing) {
         let lister = DialogLister(client: client, onBehalfOf: reader)
         do {
-            let dialogs = try await lister.dialogs(createdUpTo: runStart)
+            let dialogs = try await lister.entries(createdUpTo: runStart)
             return (offset, Listing(reader: reader, result: .success(dialogs)))
         } catch {
             if reader == nil || Self.endsRun(error) { throw error }
@@ -74,12 +102,13 @@ extension Crawl {
             let reader = listing.reader
             switch listing.result {
             case .success(let dialogs):
-                for listed in dialogs {
-                    if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(listed.dialog.id) { continue }
-                    if targets[listed.dialog.id] == nil {
-                        targets[listed.dialog.id] = Target(dialog: listed.dialog, raw: listed.raw, reader: reader)
+                for entry in dialogs {
+                    if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(entry.id) { continue }
+                    if targets[entry.id] == nil {
+                        let (dialog, raw) = try entry.parsed()
+                        targets[entry.id] = Target(dialog: dialog, raw: raw, reader: reader)
                     }
-                    if let reader { targets[listed.dialog.id]?.listers.append(reader) }
+                    if let reader { targets[entry.id]?.listers.append(reader) }
                 }
             case .failure(let error):
                 guard let user = reader else { throw error }

@@ -49,7 +49,8 @@ extension Crawl {
         try await forEachListing(of: readers.map(Optional.some), createdUpTo: membership.startedAt) { listing in
             let reader = listing.reader ?? 0
             switch listing.result {
-            case .success(let dialogs): lists.append(ReaderListing(reader: reader, dialogs: dialogs.map(\.raw)))
+            case .success(let dialogs):
+                lists.append(ReaderListing(reader: reader, dialogs: try dialogs.map { try $0.parsed().raw }))
             case .failure(let error):
                 lists.append(ReaderListing(reader: reader, dialogs: [], failure: error.localizedDescription))
             }
@@ -72,7 +73,7 @@ extension Crawl.Listing {
             return
         }
         do {
-            let dialogs = try stored.dialogs.map { DialogLister.Listed(dialog: try Dialog(json: $0), raw: $0) }
+            let dialogs = try stored.dialogs.map { try Entry(raw: $0) }
             self.init(reader: stored.reader, result: .success(dialogs))
         } catch {
             self.init(reader: stored.reader, result: .failure(error))

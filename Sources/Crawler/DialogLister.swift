@@ -28,16 +28,28 @@ public struct DialogLister: Sendable {
 
     /// Every dialog created at or before `runStart` (unix seconds), in creation order.
     public func dialogs(createdUpTo runStart: Int) async throws -> [Listed] {
-        try await collect(filters + [("created_at[lte]", String(runStart))])
+        try await collect(filters + [("created_at[lte]", String(runStart))]) { Listed(dialog: $0, raw: $1) }
+    }
+
+    /// ``dialogs(createdUpTo:)`` as a crawl's merge keeps them: each dialog's id and JSON bytes, made page by
+    /// page, so that a list of a thousand dialogs is never held parsed (``Crawl/Listing/Entry``).
+    func entries(createdUpTo runStart: Int) async throws -> [Crawl.Listing.Entry] {
+        try await collect(filters + [("created_at[lte]", String(runStart))]) { Crawl.Listing.Entry(id: $0.id, raw: $1) }
     }
 
     /// Dialogs updated after `since` (new messages, renames, occupant changes) and created by `runStart`.
     public func dialogs(updatedAfter since: Int, createdUpTo runStart: Int) async throws -> [Listed] {
-        try await collect(filters + [("created_at[lte]", String(runStart)), ("updated_at[gt]", String(since))])
+        try await collect(filters + [("created_at[lte]", String(runStart)), ("updated_at[gt]", String(since))]) {
+            Listed(dialog: $0, raw: $1)
+        }
     }
 
-    private func collect(_ parameters: [(String, String)]) async throws -> [Listed] {
-        var listed: [Listed] = []
+    /// Every dialog the parameters select, each once, in creation order, as `keep` makes it of the dialog and
+    /// its JSON.
+    private func collect<Item>(
+        _ parameters: [(String, String)], _ keep: (Dialog, JSONValue) -> Item
+    ) async throws -> [Item] {
+        var listed: [(createdAt: Int, id: String, item: Item)] = []
         var seen: Set<String> = []
         for _ in 0..<3 {
             var skip = 0
@@ -48,13 +60,13 @@ public struct DialogLister: Sendable {
                     onBehalfOf: onBehalfOf)
                 total = page.totalEntries ?? total
                 for (dialog, raw) in zip(page.items, page.rawItems) where seen.insert(dialog.id).inserted {
-                    listed.append(Listed(dialog: dialog, raw: raw))
+                    listed.append((dialog.createdAt ?? 0, dialog.id, keep(dialog, raw)))
                 }
                 skip += page.items.count
                 if page.items.count < max(1, page.limit) || page.items.isEmpty { break }
             }
             if listed.count >= total { break }
         }
-        return listed.sorted { ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id) }
+        return listed.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(\.item)
     }
 }

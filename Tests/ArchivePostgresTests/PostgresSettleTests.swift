@@ -83,7 +83,8 @@ struct PostgresSettleTests {
         let (location, archive) = try await Self.archive()
         defer { Task { await archive.close() } }
         try await Self.run(archive, messages: 1_000, from: 1, status: .interrupted)
-        #expect(try await Self.planned("messages", in: location).rows == -1, "a signal asks for a prompt exit")
+        // No analysis of its own (autovacuum's, on a slow machine, would not count here).
+        #expect(try await Self.planned("messages", in: location).analyses == 0, "a signal asks for a prompt exit")
         try await Self.run(archive, messages: 100, from: 1_001, status: .partial)
         let settled = try await Self.planned("messages", in: location)
         #expect(settled.rows == 1_100 && settled.settled)
@@ -106,14 +107,16 @@ struct PostgresSettleTests {
         }
         try await Self.store(archive, messages: 700, from: 1)
         try await archive.finishDialog(worker, dialogID: leased.dialogID, error: nil)
-        #expect(try await Self.planned("messages", in: location).rows == -1)
+        // Counted by the manual analyses (`analyze_count`): autovacuum may analyze and vacuum the table on its own
+        // when the machine is slow (a minute's naptime), which moves `reltuples` but not that count.
+        let before = try await Self.planned("messages", in: location)
         let report = CrawlWorkerReport(status: status, counts: RunCounts(newMessages: 700), error: nil, endedAt: 0)
         _ = try await archive.leaveCrawl(worker, report: report)
         let after = try await Self.planned("messages", in: location)
         if status == .interrupted {
-            #expect(after.rows == -1 && !after.settled)
+            #expect(after.analyses == before.analyses)
         } else {
-            #expect(after.rows == 700 && after.settled)
+            #expect(after.rows == 700 && after.settled && after.analyses > before.analyses)
         }
     }
 
