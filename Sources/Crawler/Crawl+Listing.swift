@@ -13,10 +13,11 @@ extension Crawl {
         /// One dialog of a list as it waits to be merged: its id, and the server's JSON as bytes.
         ///
         /// In app scope every user lists every public dialog, and up to twice the concurrency lists wait for
-        /// the merge; kept parsed (a ``Dialog`` beside its `JSONValue`, about 3.7 KB a dialog) they set the
-        /// crawl's peak memory, which grew with the dialogs a user sees: 144 MiB at 1M messages, 255 MiB at 5M
-        /// (docs/performance.md), and are made page by page (``DialogLister/entries(createdUpTo:)``). Only the first reader of a dialog needs it parsed, at the merge
-        /// (``parsed()``); the others add their name to its listers.
+        /// the merge. Kept parsed (a ``Dialog`` beside its `JSONValue`, about 3.7 KB a dialog), they set the
+        /// crawl's peak memory, which grew with the dialogs a user sees: 213 MiB when the listing of 5M messages'
+        /// 10,000 dialogs ended, 129 MiB as entries (docs/performance.md). Entries are made page by page
+        /// (``DialogLister/entries(createdUpTo:)``); only the first reader of a dialog needs it parsed, at the
+        /// merge (``parsed()``), and the others add their name to its listers.
         struct Entry: Sendable {
             var id: String
             var json: [UInt8]
