@@ -50,7 +50,8 @@ extension Crawl {
             let reader = listing.reader ?? 0
             switch listing.result {
             case .success(let dialogs):
-                lists.append(ReaderListing(reader: reader, dialogs: try dialogs.map { try $0.parsed().raw }))
+                lists.append(
+                    ReaderListing(reader: reader, dialogs: try dialogs.map { try JSONValue(parsing: $0.json) }))
             case .failure(let error):
                 lists.append(ReaderListing(reader: reader, dialogs: [], failure: error.localizedDescription))
             }
