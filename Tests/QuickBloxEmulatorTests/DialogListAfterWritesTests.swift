@@ -41,6 +41,19 @@ struct DialogListAfterWritesTests {
             #expect(
                 Set(byLastMessage) == Set(expected) && byLastMessage.count == expected.count,
                 "\(step): user \(user), by last message", sourceLocation: sourceLocation)
+            // A page by `created_at` presents only its own dialogs; each must show what the listing that presents
+            // every dialog shows (the last message and the asker's unread count).
+            let presented = ["last_message", "last_message_date_sent", "last_message_id", "unread_messages_count"]
+            let pageOnly = try await harness.json("/chat/Dialog.json?limit=100&sort_asc=created_at", as: user)
+            let every = try await harness.json("/chat/Dialog.json?limit=100", as: user)
+            let shown = Dictionary(
+                uniqueKeysWithValues: (every["items"]?.arrayValue ?? []).map { (TruthRecords.id($0), $0) })
+            for item in pageOnly["items"]?.arrayValue ?? [] {
+                let other = shown[TruthRecords.id(item)]
+                #expect(
+                    presented.map { item[$0] } == presented.map { other?[$0] },
+                    "\(step): user \(user), \(TruthRecords.id(item))", sourceLocation: sourceLocation)
+            }
             let (status, body) = try await harness.body("/chat/Dialog.json?count=1", as: user)
             #expect(status == .ok, sourceLocation: sourceLocation)
             #expect(
