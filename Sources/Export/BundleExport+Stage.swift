@@ -43,9 +43,9 @@ extension BundleExport {
             var resolver = FileReferenceResolver(carriage: carriage)
 
             for try await batch in snapshot.messages(matching: query) {
-                for hit in batch.items {
+                for (hit, keys) in zip(batch.items, batch.attachmentKeys) {
                     let message = hit.message
-                    let references = resolver.resolve(message.attachmentsJSON, files: batch.files)
+                    let references = resolver.resolve(keys: keys, files: batch.files)
                     let shown = privacy.hit(hit)
                     let spoken = privacy.hit(hit, redacting: false)
                     if transcript?.name != "transcripts/\(message.dialogID).txt" {
@@ -117,8 +117,8 @@ extension BundleExport {
             }
             let revisions = try stage.create("revisions.jsonl")
             for try await batch in snapshot.revisions(matching: query) {
-                for revision in batch.items {
-                    let references = resolver.resolve(revision.attachmentsJSON, files: batch.files)
+                for (revision, keys) in zip(batch.items, batch.attachmentKeys) {
+                    let references = resolver.resolve(keys: keys, files: batch.files)
                     line.removeAll(keepingCapacity: true)
                     BundleRecords.revision(
                         privacy.revision(revision), files: privacy.redact(references.json(carriage)), into: &line)

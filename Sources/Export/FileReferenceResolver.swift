@@ -5,7 +5,7 @@ import QuickBlox
 /// Finds the files exported attachments name, and keeps count of them for the manifest.
 ///
 /// One resolver serves one export, inside its snapshot: every message's and revision's attachments go
-/// through ``resolve(_:files:)`` with the records the snapshot read for their batch, and each stored file
+/// through ``resolve(keys:files:)`` with the records the snapshot read for their batch, and each stored file
 /// is remembered once, by SHA-256.
 struct FileReferenceResolver {
     let carriage: FileReference.Carriage
@@ -22,12 +22,11 @@ struct FileReferenceResolver {
         self.carriage = carriage
     }
 
-    /// The files of a message's or revision's attachments (its `attachments` JSON column), in attachment
-    /// order, each key once, as `files` (the snapshot's records of its batch's keys) says of them;
-    /// attachments that name no file (a location) have none.
-    mutating func resolve(_ attachmentsJSON: String, files: [String: ArchivedFile]) -> [FileReference] {
-        let keys = AttachmentKey.keys(ofAttachmentsJSON: attachmentsJSON)
-        return keys.map { key in
+    /// The files of a message's or revision's attachments, given by their keys (its batch's
+    /// ``Archive/ExportBatch/attachmentKeys``: in attachment order, each key once; attachments that name no
+    /// file, a location, have none), as `files` (the snapshot's records of its batch's keys) says of them.
+    mutating func resolve(keys: [String], files: [String: ArchivedFile]) -> [FileReference] {
+        keys.map { key in
             let reference = Self.reference(key: key, file: files[key], carriage: carriage)
             if seenKeys.insert(KeyDigest(key)).inserted { keysByStatus[reference.status, default: 0] += 1 }
             if let sha256 = reference.sha256, reference.status == .ok { stored[sha256] = reference.size ?? 0 }

@@ -58,26 +58,42 @@ public enum ISO8601 {
         }
         // Digits written into a fixed buffer: this runs twice for every message the emulator serves.
         return String(unsafeUninitializedCapacity: 20) { buffer in
-            func put(_ value: Int, _ width: Int, at offset: Int) {
-                var value = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    buffer[index] = UInt8(48 + value % 10)
-                    value /= 10
-                }
-            }
-            put(year, 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(hour, 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(minute, 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(second, 2, at: 17)
-            buffer[19] = UInt8(ascii: "Z")
+            fill(buffer, (year, month, day, hour, minute, second))
             return 20
+        }
+    }
+
+    /// Appends ``format(_:)``'s text to `out` without making a `String`: exports write four timestamps a
+    /// message.
+    public static func write(_ seconds: Int, into out: inout [UInt8]) {
+        let parts = components(seconds)
+        guard (0...9999).contains(parts.0) else { return out.append(contentsOf: format(seconds).utf8) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            fill(buffer, parts)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<20]))
+        }
+    }
+
+    /// Writes `YYYY-MM-DDTHH:MM:SSZ` (20 bytes) at the start of `buffer`, for a year of four digits.
+    private static func fill(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, _ parts: (Int, Int, Int, Int, Int, Int)
+    ) {
+        let (year, month, day, hour, minute, second) = parts
+        func put(_ value: Int, _ width: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[index] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        let separators: StaticString = "--T::Z"
+        var offset = 0
+        for (index, (value, width)) in [(year, 4), (month, 2), (day, 2), (hour, 2), (minute, 2), (second, 2)]
+            .enumerated()
+        {
+            put(value, width, at: offset)
+            buffer[offset + width] = separators.utf8Start[index]
+            offset += width + 1
         }
     }
 

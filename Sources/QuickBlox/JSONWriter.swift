@@ -43,7 +43,22 @@ public struct JSONObjectWriter {
 
     public mutating func int(_ key: String, _ value: Int?, into out: inout [UInt8]) {
         self.key(key, &out)
-        if let value { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: "null".utf8) }
+        if let value { Self.appendDecimal(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    /// `value`'s decimal digits (as `String(value)` writes them), without making a `String`.
+    static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(48 + rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     public mutating func ints(_ key: String, _ values: [Int], into out: inout [UInt8]) {
@@ -56,8 +71,13 @@ public struct JSONObjectWriter {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// `seconds` as ``ISO8601/format(_:)`` writes them (a string needing no escapes), or `null`.
     public mutating func timestamp(_ key: String, _ seconds: Int?, into out: inout [UInt8]) {
-        string(key, seconds.map(ISO8601.format), into: &out)
+        self.key(key, &out)
+        guard let seconds else { return out.append(contentsOf: "null".utf8) }
+        out.append(UInt8(ascii: "\""))
+        ISO8601.write(seconds, into: &out)
+        out.append(UInt8(ascii: "\""))
     }
 
     public mutating func value(_ key: String, _ value: JSONValue, into out: inout [UInt8]) {

@@ -24,7 +24,7 @@ enum HoldCheck {
         let query = try QueryParser(now: ArchiveTime.now()).parse(text)
         return try await store.withSnapshot { snapshot in
             var ids: Set<String> = []
-            for try await batch in snapshot.messages(matching: query) {
+            for try await batch in snapshot.messages(matching: query, raw: false) {
                 for hit in batch.items { ids.insert(hit.message.id) }
             }
             return ids

@@ -25,6 +25,72 @@ struct SnapshotTests {
         #expect(seen == ["b", "d", "e", "c", "a"])
     }
 
+    @Test(arguments: TestBackend.all) func withoutRecordsTheStreamHasTheSameMessagesKeysAndFiles(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await ArchiveFixture(backend: backend)
+        let photo = Attachment(type: "image", uid: "u1")
+        let blob = Attachment(type: "file", id: "77")
+        let link = Attachment(type: "file", url: "https://files.example/a.pdf")
+        let place = Attachment(type: "location", extra: ["data": .string("52.5,13.4")])
+        // Three batches of up to 1,000; attachments repeat within a message and across batches.
+        let messages = (1...2500).map { n in
+            F.message(
+                n, text: "m\(n)", offset: n,
+                attachments: n % 7 == 0
+                    ? [place, photo] : n % 11 == 0 ? [blob, link, blob] : n % 13 == 0 ? [place] : [])
+        }
+        try await fixture.write(messages)
+        let (full, lean) = try await fixture.archive.withSnapshot { snapshot in
+            (
+                try await Self.read(snapshot.messages(matching: nil)),
+                try await Self.read(snapshot.messages(matching: nil, raw: false))
+            )
+        }
+
+        #expect(full.hits.count == 2500 && full.hits.allSatisfy { !$0.message.raw.isEmpty })
+        #expect(lean.hits.allSatisfy { $0.message.raw.isEmpty })
+        #expect(
+            lean.hits
+                == full.hits.map { hit in
+                    var hit = hit
+                    hit.message.raw = ""
+                    return hit
+                })
+        for stream in [full, lean] {
+            #expect(stream.keys.count == stream.hits.count)
+            for (hit, keys) in zip(stream.hits, stream.keys) {
+                #expect(keys == AttachmentKey.keys(ofAttachmentsJSON: hit.message.attachmentsJSON), "\(hit.message.id)")
+            }
+            let named = stream.keys.filter { !$0.isEmpty }
+            let expectedCount = 2500 / 7 + 2500 / 11 - 2500 / 77
+            #expect(named.count == expectedCount)
+            #expect(Set(named) == [["uid:u1"], ["id:77", "url:https://files.example/a.pdf"]])
+            // Each batch carried the records of the keys its messages name.
+            #expect(stream.missingFiles == 0)
+            #expect(Set(stream.files.keys) == ["uid:u1", "id:77", "url:https://files.example/a.pdf"])
+        }
+    }
+
+    private struct Read {
+        var hits: [SearchHit] = []
+        var keys: [[String]] = []
+        var files: [String: ArchivedFile] = [:]
+        var missingFiles = 0
+    }
+
+    private static func read(_ stream: AsyncThrowingStream<ExportBatch<SearchHit>, any Error>) async throws -> Read {
+        var read = Read()
+        for try await batch in stream {
+            read.hits += batch.items
+            read.keys += batch.attachmentKeys
+            for key in batch.attachmentKeys.joined() {
+                if let file = batch.files[key] { read.files[key] = file } else { read.missingFiles += 1 }
+            }
+        }
+        return read
+    }
+
     @Test(arguments: TestBackend.all) func anErrorInTheConsumerStopsTheStreamAndEndsTheSnapshot(backend: TestBackend)
         async throws
     {

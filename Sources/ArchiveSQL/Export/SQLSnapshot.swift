@@ -33,9 +33,9 @@ final class SQLSnapshot: ArchiveSnapshot, @unchecked Sendable {
         }
     }
 
-    func messages(matching query: Query?) -> AsyncThrowingStream<ExportBatch<SearchHit>, any Error> {
+    func messages(matching query: Query?, raw: Bool) -> AsyncThrowingStream<ExportBatch<SearchHit>, any Error> {
         stream { reads, emit in
-            try reads.forEachMessage(matching: query) { try emit($0, $0.message.attachmentsJSON) }
+            try reads.forEachMessage(matching: query, raw: raw) { try emit($0, $0.message.attachmentsJSON) }
         }
     }
 
@@ -71,17 +71,19 @@ final class SQLSnapshot: ArchiveSnapshot, @unchecked Sendable {
         let channel = BlockingChannel<ExportBatch<Item>>()
         start(channel) { connection in
             let reads = SnapshotReads(connection: connection)
-            var batch = ExportBatch<Item>(items: [])
-            var keys: [String] = []
+            var batch = ExportBatch<Item>(items: [], attachmentKeys: [])
+            var keys: Set<String> = []
             func flush() throws {
                 batch.files = try reads.files(keys: keys)
                 try channel.send(batch)
-                batch = ExportBatch(items: [])
+                batch = ExportBatch(items: [], attachmentKeys: [])
                 keys.removeAll(keepingCapacity: true)
             }
             try body(reads) { item, attachments in
+                let itemKeys = attachments == "[]" ? [] : AttachmentKey.keys(ofAttachmentsJSON: attachments)
                 batch.items.append(item)
-                if attachments != "[]" { keys += AttachmentKey.keys(ofAttachmentsJSON: attachments) }
+                batch.attachmentKeys.append(itemKeys)
+                keys.formUnion(itemKeys)
                 if batch.items.count >= Self.batchSize { try flush() }
             }
             if !batch.items.isEmpty { try flush() }

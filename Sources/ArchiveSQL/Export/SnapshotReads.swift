@@ -8,14 +8,15 @@ struct SnapshotReads {
     let connection: any SQLConnection
 
     /// Messages matching `query` (every message when `nil`), with names, in `(dialog_id, date_sent, id)`
-    /// order: the order of a transcript, served by the index of messages by dialog.
+    /// order: the order of a transcript, served by the index of messages by dialog. Without `raw`, each
+    /// message's record is left empty and not read.
     ///
     /// - Throws: ``QueryLanguage/QueryError`` when the query names an unknown login, or a database error.
-    func forEachMessage(matching query: Query?, _ body: (SearchHit) throws -> Void) throws {
+    func forEachMessage(matching query: Query?, raw: Bool = true, _ body: (SearchHit) throws -> Void) throws {
         let condition = try condition(query)
         try connection.forEach(
             """
-            SELECT \(raw: Columns.hit) FROM \(raw: Columns.hitSource) WHERE \(condition)
+            SELECT \(raw: raw ? Columns.hit : Columns.hitWithoutRaw) FROM \(raw: Columns.hitSource) WHERE \(condition)
             ORDER BY m.dialog_id, m.date_sent, m.id
             """
         ) { try body(Columns.hit($0)) }
