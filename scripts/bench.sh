@@ -421,6 +421,8 @@ new archive with both FTS5 indexes (\`--scope app\`, one API key acting for each
 | share of the bound reached (bound ÷ wall time) | $crawl_share % | 100 % would mean latency is the only cost |
 | wall time with no added latency (the pipeline's ceiling) | $ingest_s s | same command, \`--latency-ms 0\` |
 | messages per second with no added latency | $ingest_rate | HTTP + JSON + hashing + both FTS5 indexes; the emulator shares the 2 cores |
+| share of the ceiling reached at $LATENCY ms (ceiling ÷ wall time; issue 23's goal ≥ 90 %) | $(echo "100 * $ingest_s / $crawl_s" | bc -l | xargs printf '%.0f') % | |
+| the ceiling beside the import of the same messages (its rate ÷ the import's; goal ≥ 1 ÷ 1.5 = 0.67) | $(echo "$import_s / $ingest_s" | bc -l | xargs printf '%.2f') | \`qbarchive import\` of the tar.zst bundle (Ingest, below) |
 | peak resident memory of the crawl | $crawl_rss_mb MiB ($ingest_rss_mb MiB without latency) | \`/usr/bin/time -f %M\` |
 | archive size | $archive_mb MB | |
 
