@@ -7,7 +7,7 @@
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
 #   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (3,623 s on 2026-11-27)
-#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 4 minutes
+#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 4.5 minutes
 set -euo pipefail
 
 if [ "${QUICK:-0}" = 1 ]; then
@@ -388,7 +388,7 @@ headed *By hand* — profiles, before and after a change, figures the script doe
 
 Every comparison runs on the same data, in the same run, beside a peer we did not write; ratios are ours ÷
 peer (lower is better for us). \`make bench-quick\` runs the same script on 100,000 messages in about
-four minutes (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
+four and a half minutes (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
 
 ## Emulator
 
