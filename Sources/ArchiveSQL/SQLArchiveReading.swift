@@ -76,16 +76,12 @@ enum Columns {
         return hits
     }
 
-    /// The recorded files for these keys, read 500 keys a statement (engines cap the number of bound values; an
-    /// export asks for a batch's keys at once, and one look-up each cost a twentieth of its reading thread).
+    /// The recorded files for these keys, ``SQLFragment/listLimit`` keys a statement (an export asks for a
+    /// batch's keys at once, and one look-up each cost a twentieth of its reading thread).
     static func files(keys: some Collection<String>, on connection: any SQLConnection) throws -> [String: ArchivedFile]
     {
         var found: [String: ArchivedFile] = [:]
-        let keys = Array(Set(keys)).sorted()
-        var start = 0
-        while start < keys.count {
-            let chunk = Array(keys[start..<min(start + 500, keys.count)])
-            start += chunk.count
+        for chunk in SQLFragment.lists(Array(Set(keys))) {
             try connection.forEachCollected(
                 "SELECT \(raw: file) FROM attachment_files WHERE key IN (\(SQLFragment.list(chunk)))", limit: nil
             ) { row in

@@ -89,6 +89,14 @@ public struct SQLFragment: Sendable, Hashable, ExpressibleByStringInterpolation 
         return result
     }
 
+    /// The most values one ``list(_:)`` binds where a list may be long: engines cap a statement's bound values.
+    public static let listLimit = 500
+
+    /// `values` in runs of at most ``listLimit``, in order: one `IN (…)` list, one statement each.
+    public static func lists<Value>(_ values: [Value]) -> [[Value]] {
+        stride(from: 0, to: values.count, by: listLimit).map { Array(values[$0..<min($0 + listLimit, values.count)]) }
+    }
+
     /// `?, ?, ?` binding each value: the list of an `IN (…)`.
     public static func list(_ values: [some SQLBindable]) -> SQLFragment {
         joined(values.map { bind($0) }, separator: ", ")

@@ -76,9 +76,14 @@ public struct MessageExport: Sendable {
         for try await batch in snapshot.messages(matching: selection.query, raw: raw && format == .jsonl) {
             for (hit, keys) in zip(batch.items, batch.attachmentKeys) {
                 let files = resolver.resolve(keys: keys, files: batch.files)
+                let shown = privacy.hit(hit)
                 line.removeAll(keepingCapacity: true)
-                // Without redaction or a subject the message is written as read, not copied first.
-                write(privacy.isIdentity ? hit : privacy.hit(hit), files: files, privacy: privacy, into: &line)
+                if format == .csv {
+                    ExportRecord.writeCSV(shown, files: files, spreadsheet: excel, into: &line)
+                } else {
+                    MessageRecord.writeJSON(
+                        shown, raw: raw, files: privacy.redact(files.json(.none)), into: &line)
+                }
                 line.append(contentsOf: newline)
                 try file.write(line)
                 count += 1
@@ -86,13 +91,5 @@ public struct MessageExport: Sendable {
             }
         }
         return count
-    }
-
-    private func write(_ hit: SearchHit, files: [FileReference], privacy: ExportPrivacy, into line: inout [UInt8]) {
-        if format == .csv {
-            ExportRecord.writeCSV(hit, files: files, spreadsheet: excel, into: &line)
-        } else {
-            MessageRecord.writeJSON(hit, raw: raw, files: privacy.redact(files.json(.none)), into: &line)
-        }
     }
 }

@@ -80,7 +80,7 @@ final class SQLSnapshot: ArchiveSnapshot, @unchecked Sendable {
                 keys.removeAll(keepingCapacity: true)
             }
             try body(reads) { item, attachments in
-                let itemKeys = attachments == "[]" ? [] : AttachmentKey.keys(ofAttachmentsJSON: attachments)
+                let itemKeys = AttachmentKey.keys(ofAttachmentsJSON: attachments)
                 batch.items.append(item)
                 batch.attachmentKeys.append(itemKeys)
                 keys.formUnion(itemKeys)

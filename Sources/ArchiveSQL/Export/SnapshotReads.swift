@@ -12,7 +12,7 @@ struct SnapshotReads {
     /// message's record is left empty and not read.
     ///
     /// - Throws: ``QueryLanguage/QueryError`` when the query names an unknown login, or a database error.
-    func forEachMessage(matching query: Query?, raw: Bool = true, _ body: (SearchHit) throws -> Void) throws {
+    func forEachMessage(matching query: Query?, raw: Bool, _ body: (SearchHit) throws -> Void) throws {
         let condition = try condition(query)
         try connection.forEach(
             """
@@ -92,8 +92,8 @@ struct SnapshotReads {
         return try SearchCompiler.resolving(query, on: connection).compile(query.root)
     }
 
-    /// Rows of a table in key order, all or those whose key is listed; lists are read in chunks of 500
-    /// bound values (engines cap the number of parameters).
+    /// Rows of a table in key order, all or those whose key is listed; lists are read in chunks of
+    /// ``SQLFragment/listLimit`` bound values (engines cap the number of parameters).
     private func forEach(
         table: String, columns: String, key: String, ids: [some SQLBindable]?, order: String? = nil,
         _ body: (any SQLRow) throws -> Void
@@ -104,10 +104,7 @@ struct SnapshotReads {
             return
         }
         // Callers pass the ids sorted, so chunks follow each other in key order.
-        var start = 0
-        while start < ids.count {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            start += chunk.count
+        for chunk in SQLFragment.lists(ids) {
             try connection.forEach(
                 """
                 SELECT \(raw: columns) FROM \(raw: table) WHERE \(raw: key) IN (\(SQLFragment.list(chunk))) \
