@@ -7,7 +7,7 @@
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
 #   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (3,623 s on 2026-11-27)
-#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 4.5 minutes
+#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 2.5 minutes
 set -euo pipefail
 
 if [ "${QUICK:-0}" = 1 ]; then
@@ -15,6 +15,10 @@ if [ "${QUICK:-0}" = 1 ]; then
   : "${OUT:=.build/bench-quick.md}"
   # PostgreSQL's crawl workers: only the pair the goal names, on fewer messages.
   : "${PG_WORKERS:=goal}" "${LAT_MESSAGES:=30000}"
+  # Every goal's ratio, without the sections no goal reads (each says so on the page; make bench runs them):
+  # the sequential crawler peer, sqlite-utils, PostgreSQL under load, attachments, per-user deletion.
+  : "${SEQUENTIAL_PEER:=0}" "${SQLITE_UTILS_PEER:=0}" "${PG_LOAD:=0}" "${ATTACHMENTS:=0}" "${DELETION:=0}"
+  : "${REPEATS:=10}"
 fi
 
 QBARCHIVE=${QBARCHIVE:-.build/release/qbarchive}
@@ -144,20 +148,24 @@ archive_mb=$(du -m "$WORK/bench.sqlite" | cut -f1)
 
 # The peer: a sequential skip/limit crawler (scripts/bench/sequential_crawler.py), one keep-alive connection,
 # writing JSON Lines and no database, against the same emulator at the same latency.
-progress "crawl: sequential skip/limit peer at $LATENCY ms"
-start_emulator "$LATENCY"
-/usr/bin/time -f '%e %M' -o "$WORK/peer.time" python3 scripts/bench/sequential_crawler.py "$url" bench "$USERS" \
-  "$WORK/peer-crawl.jsonl" >"$WORK/peer-crawl.json"
-read -r peer_crawl_s peer_crawl_rss <"$WORK/peer.time"
-kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
-peer_crawl_requests=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests"])' "$WORK/peer-crawl.json")
-peer_crawl_messages=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["messages"])' "$WORK/peer-crawl.json")
-peer_crawl_rate=$(echo "$peer_crawl_messages / $peer_crawl_s" | bc -l | xargs printf '%.0f')
-peer_bound=$(echo "$peer_crawl_requests * $LATENCY / 1000" | bc -l | xargs printf '%.1f')
-peer_share=$(echo "100 * $peer_bound / $peer_crawl_s" | bc -l | xargs printf '%.0f')
-concurrency_rows+="| peer: sequential skip/limit script, 1 connection, no database | $peer_crawl_s s | $peer_crawl_rate | $peer_crawl_requests | $peer_bound s | $peer_share % | $((peer_crawl_rss / 1024)) MiB |"$'\n'
-crawl_ratio=$(echo "$peer_crawl_s / $crawl_s" | bc -l | xargs printf '%.1f')
-rm -f "$WORK/peer-crawl.jsonl"
+crawl_peer_line="The sequential peer was not run (\`SEQUENTIAL_PEER=0\`, the default of \`make bench-quick\`)."
+if [ "${SEQUENTIAL_PEER:-1}" = 1 ]; then
+  progress "crawl: sequential skip/limit peer at $LATENCY ms"
+  start_emulator "$LATENCY"
+  /usr/bin/time -f '%e %M' -o "$WORK/peer.time" python3 scripts/bench/sequential_crawler.py "$url" bench "$USERS" \
+    "$WORK/peer-crawl.jsonl" >"$WORK/peer-crawl.json"
+  read -r peer_crawl_s peer_crawl_rss <"$WORK/peer.time"
+  kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+  peer_crawl_requests=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["requests"])' "$WORK/peer-crawl.json")
+  peer_crawl_messages=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["messages"])' "$WORK/peer-crawl.json")
+  peer_crawl_rate=$(echo "$peer_crawl_messages / $peer_crawl_s" | bc -l | xargs printf '%.0f')
+  peer_bound=$(echo "$peer_crawl_requests * $LATENCY / 1000" | bc -l | xargs printf '%.1f')
+  peer_share=$(echo "100 * $peer_bound / $peer_crawl_s" | bc -l | xargs printf '%.0f')
+  concurrency_rows+="| peer: sequential skip/limit script, 1 connection, no database | $peer_crawl_s s | $peer_crawl_rate | $peer_crawl_requests | $peer_bound s | $peer_share % | $((peer_crawl_rss / 1024)) MiB |"$'\n'
+  crawl_ratio=$(echo "$peer_crawl_s / $crawl_s" | bc -l | xargs printf '%.1f')
+  rm -f "$WORK/peer-crawl.jsonl"
+  crawl_peer_line="qbarchive at concurrency $CONCURRENCY is **${crawl_ratio}×** faster than the peer."
+fi
 
 # Search: the 1M-message archive the crawl just wrote. Two figures per query, p50 and p95 of RUNS runs: the
 # search itself as \`--timing\` reports it (compile, plan, query, format: what a long-running service pays),
@@ -309,14 +317,18 @@ if [ -n "${BASELINE_QBARCHIVE:-}" ]; then
   baseline_rows=$(scripts/bench/baseline.sh "$BASELINE_QBARCHIVE" "$QBARCHIVE" "$WORK/bundle.tar.zst" "$WORK" "$RUNS")
 fi
 rm -f "$WORK"/imported.sqlite* "$WORK/bundle.tar.zst" "$WORK/bundle.tar.zst.sha256"
-measured sh -c "sqlite-utils insert '$WORK/su.db' messages '$WORK/m.jsonl' --nl --pk id \
-  && sqlite-utils enable-fts '$WORK/su.db' messages text --fts5 \
-  && sqlite-utils query '$WORK/su.db' \"CREATE VIRTUAL TABLE messages_trigrams USING fts5(text, content='messages', tokenize='trigram')\" \
-  && sqlite-utils query '$WORK/su.db' \"INSERT INTO messages_trigrams(messages_trigrams) VALUES('rebuild')\""
-ingest_row "peer: sqlite-utils insert (JSON Lines) + enable-fts + a trigram index" "$ours" "$ours_rss" \
-  "sqlite-utils insert db messages m.jsonl --nl --pk id && sqlite-utils enable-fts db messages text --fts5 && …trigram"
-sqlite_utils_s=$ours
-rm -f "$WORK"/su.db*
+sqlite_utils_line="sqlite-utils was not run (\`SQLITE_UTILS_PEER=0\`, the default of \`make bench-quick\`)."
+if [ "${SQLITE_UTILS_PEER:-1}" = 1 ]; then
+  measured sh -c "sqlite-utils insert '$WORK/su.db' messages '$WORK/m.jsonl' --nl --pk id \
+    && sqlite-utils enable-fts '$WORK/su.db' messages text --fts5 \
+    && sqlite-utils query '$WORK/su.db' \"CREATE VIRTUAL TABLE messages_trigrams USING fts5(text, content='messages', tokenize='trigram')\" \
+    && sqlite-utils query '$WORK/su.db' \"INSERT INTO messages_trigrams(messages_trigrams) VALUES('rebuild')\""
+  ingest_row "peer: sqlite-utils insert (JSON Lines) + enable-fts + a trigram index" "$ours" "$ours_rss" \
+    "sqlite-utils insert db messages m.jsonl --nl --pk id && sqlite-utils enable-fts db messages text --fts5 && …trigram"
+  sqlite_utils_s=$ours
+  rm -f "$WORK"/su.db*
+  sqlite_utils_line="Import is $(echo "$import_s / $sqlite_utils_s" | bc -l | xargs printf '%.1f')× sqlite-utils' time."
+fi
 measured scripts/bench/peer-ingest-sqlite3.sh "$ARCHIVE" "$WORK/m.csv" "$WORK/peer-ingest.sqlite"
 ingest_row "peer: sqlite3 CLI .import (CSV) into the archive's schema, both indexes" "$ours" "$ours_rss" \
   "scripts/bench/peer-ingest-sqlite3.sh A m.csv OUT"
@@ -365,16 +377,26 @@ scale_row "$crawl_new" "$ingest_s" "$ingest_rss_mb" "$main_search_p50" "$main_se
 scale_rows=$(printf '%s' "$scale_rows" | sort -n | cut -f2-)$'\n'
 
 # Attachments: downloads over loopback and the memory of a 2 GB file (scripts/bench/attachments.sh).
-progress "attachments"
-if [ "${QUICK:-0}" = 1 ]; then export BIG_BYTES=${BIG_BYTES:-500000000} ATTACH_MESSAGES=${ATTACH_MESSAGES:-1000}; fi
-QBARCHIVE="$QBARCHIVE" scripts/bench/attachments.sh "$WORK/attachments.md"
-attachments_section=$(cat "$WORK/attachments.md")
+attachments_section="## Attachments
+
+Not run (\`ATTACHMENTS=0\`, the default of \`make bench-quick\`; \`scripts/bench/attachments.sh OUT.md\` runs it alone)."
+if [ "${ATTACHMENTS:-1}" = 1 ]; then
+  progress "attachments"
+  if [ "${QUICK:-0}" = 1 ]; then export BIG_BYTES=${BIG_BYTES:-500000000} ATTACH_MESSAGES=${ATTACH_MESSAGES:-1000}; fi
+  QBARCHIVE="$QBARCHIVE" scripts/bench/attachments.sh "$WORK/attachments.md"
+  attachments_section=$(cat "$WORK/attachments.md")
+fi
 
 # Per-user deletion: request counts of a reconcile in a 1,000-occupant group (scripts/bench/deletion-scale.sh).
-progress "per-user deletion at scale"
-if [ "${QUICK:-0}" = 1 ]; then export GROUP_USERS=${GROUP_USERS:-200} GROUP_MESSAGES=${GROUP_MESSAGES:-1000}; fi
-QBARCHIVE="$QBARCHIVE" scripts/bench/deletion-scale.sh "$WORK/deletion.md"
-deletion_section=$(cat "$WORK/deletion.md")
+deletion_section="## Per-user deletion at scale
+
+Not run (\`DELETION=0\`, the default of \`make bench-quick\`; \`scripts/bench/deletion-scale.sh OUT.md\` runs it alone)."
+if [ "${DELETION:-1}" = 1 ]; then
+  progress "per-user deletion at scale"
+  if [ "${QUICK:-0}" = 1 ]; then export GROUP_USERS=${GROUP_USERS:-200} GROUP_MESSAGES=${GROUP_MESSAGES:-1000}; fi
+  QBARCHIVE="$QBARCHIVE" scripts/bench/deletion-scale.sh "$WORK/deletion.md"
+  deletion_section=$(cat "$WORK/deletion.md")
+fi
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
 cat >"$OUT" <<MD
@@ -388,7 +410,7 @@ headed *By hand* — profiles, before and after a change, figures the script doe
 
 Every comparison runs on the same data, in the same run, beside a peer we did not write; ratios are ours ÷
 peer (lower is better for us). \`make bench-quick\` runs the same script on 100,000 messages in about
-four and a half minutes (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
+two and a half minutes, without the sections no goal reads (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
 
 ## Emulator
 
@@ -430,7 +452,7 @@ By concurrency, at $LATENCY ms per response, beside the peer: a sequential skip/
 QuickBlox's samples page (\`scripts/bench/sequential_crawler.py\`: one keep-alive connection, every user's
 dialogs, then each dialog's messages 100 at a time, written as JSON Lines — no database, no indexes). The
 bound is requests × latency ÷ concurrency: what the latency alone costs; the share is bound ÷ wall time.
-qbarchive at concurrency $CONCURRENCY is **${crawl_ratio}×** faster than the peer.
+$crawl_peer_line
 
 | crawler | wall time | messages/s | requests | latency bound | share of bound | peak RSS |
 |---|---:|---:|---:|---:|---:|---:|
@@ -535,8 +557,8 @@ $(notes export)
 The same $crawl_new messages from files into an archive with both FTS5 indexes (word and trigram). Ours reads
 the tar.zst bundle exported above (\`qbarchive import\`: decompression, a check of every record, users,
 dialogs, membership and both indexes); the crawl row is the same work arriving over HTTP. The peers read the
-JSON Lines and CSV exports above. Import is $(echo "$import_s / $sqlite3_ingest_s" | bc -l | xargs printf '%.1f')× the sqlite3 CLI's time and
-$(echo "$import_s / $sqlite_utils_s" | bc -l | xargs printf '%.1f')× sqlite-utils'.
+JSON Lines and CSV exports above. Import is $(echo "$import_s / $sqlite3_ingest_s" | bc -l | xargs printf '%.1f')× the sqlite3 CLI's time.
+$sqlite_utils_line
 
 | what | wall time | messages/s | peak RSS | command |
 |---|---:|---:|---:|---|
