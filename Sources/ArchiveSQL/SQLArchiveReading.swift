@@ -19,8 +19,8 @@ enum Columns {
     static let message = messageColumns(raw: "m.raw")
     /// A message with its dialog's name and type and its sender's and recipient's names.
     static let hit = hitColumns(raw: "m.raw")
-    /// ``hit`` with an empty text in place of the server's record (exports that do not write it).
-    static let hitWithoutRaw = hitColumns(raw: "''")
+    /// ``message`` with an empty text in place of the server's record (exports that do not write it).
+    static let messageWithoutRaw = messageColumns(raw: "''")
 
     private static func messageColumns(raw: String) -> String {
         """

@@ -1,5 +1,6 @@
 import Archive
 import ArchiveTestSupport
+import QueryLanguage
 import QuickBlox
 import Testing
 
@@ -70,6 +71,59 @@ struct SnapshotTests {
             #expect(stream.missingFiles == 0)
             #expect(Set(stream.files.keys) == ["uid:u1", "id:77", "url:https://files.example/a.pdf"])
         }
+    }
+
+    /// The stream looks names up a batch at a time instead of joining them: it must give each message the
+    /// dialog and people a search (which joins) gives it — across batches, past a look-up's 500 ids, for
+    /// senders and recipients the archive has no profile of, and for a private dialog with no name.
+    @Test(arguments: TestBackend.all) func theStreamNamesEveryMessageAsASearchDoes(backend: TestBackend)
+        async throws
+    {
+        let fixture = try await ArchiveFixture(backend: backend)
+        let privateID = F.objectID(0xD1C)
+        try await fixture.archive.storeDialogs(
+            rawItems: [
+                Dialog(
+                    id: privateID, type: .private, name: nil, userID: 1, occupantIDs: [1, 2], createdAt: F.baseTime,
+                    updatedAt: F.baseTime
+                ).json
+            ], at: F.baseTime)
+        // Profiles of users 1…700, some without a full name; senders 701…720 have none.
+        let users = (1...700).map { id in
+            User(
+                id: id, login: "user\(id)", fullName: id % 5 == 0 ? nil : "Person \(id)", createdAt: F.baseTime,
+                updatedAt: F.baseTime)
+        }
+        try await fixture.archive.storeUsers(rawItems: users.map(\.json), at: F.baseTime)
+        let dialogs = [F.dialogID, F.otherDialogID, privateID]
+        for (index, dialog) in dialogs.enumerated() {
+            let messages = (1...900).map { n in
+                let number = index * 1000 + n
+                let isPrivate = dialog == privateID
+                return Message(
+                    id: F.objectID(number), chatDialogID: dialog, text: "m\(number)", dateSent: F.baseTime + n,
+                    senderID: isPrivate ? 1 + n % 2 : 1 + (n * 37) % 720,
+                    recipientID: isPrivate ? (n % 3 == 0 ? 715 : 2 - n % 2) : 0, attachments: [], readIDs: [],
+                    deliveredIDs: [], createdAt: F.baseTime + n, updatedAt: F.baseTime + n)
+            }
+            try await fixture.write(messages, dialogID: dialog)
+        }
+        let streamed = try await fixture.streamed()
+        let query = try QueryParser(now: F.baseTime).parse("after:2000-01-01")
+        let searched = try await fixture.archive.search(query, options: SearchOptions(limit: 10_000))
+        #expect(streamed.count == 2700 && searched.count == 2700)
+        let pairs = zip(
+            streamed.sorted { $0.message.id < $1.message.id }, searched.sorted { $0.message.id < $1.message.id })
+        let differing = pairs.filter { $0 != $1 }.map(\.0.message.id)
+        #expect(
+            differing.isEmpty,
+            "\(differing.count) messages named otherwise than by search, first \(differing.prefix(3))")
+        // The fixture reaches each case it is meant to.
+        #expect(streamed.contains { $0.senderLogin == nil && $0.message.senderID == 701 })
+        #expect(streamed.contains { $0.senderLogin == "user5" && $0.senderName == nil })
+        #expect(streamed.contains { $0.recipientLogin == "user2" && $0.dialogType == 3 && $0.dialogName == nil })
+        #expect(streamed.contains { $0.recipientLogin == nil && $0.message.recipientID == 715 })
+        #expect(streamed.contains { $0.dialogName == "Team München" && $0.dialogType == 2 })
     }
 
     private struct Read {

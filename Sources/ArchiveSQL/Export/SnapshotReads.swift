@@ -11,16 +11,36 @@ struct SnapshotReads {
     /// order: the order of a transcript, served by the index of messages by dialog. Without `raw`, each
     /// message's record is left empty and not read.
     ///
+    /// The names come from ``MessageNames``, a batch of ``namesBatch`` messages at a time, not from joins in the
+    /// statement (its conditions may still name the dialog and the users: the engine then keeps those joins).
+    ///
     /// - Throws: ``QueryLanguage/QueryError`` when the query names an unknown login, or a database error.
     func forEachMessage(matching query: Query?, raw: Bool, _ body: (SearchHit) throws -> Void) throws {
         let condition = try condition(query)
+        var pending: [SearchHit] = []
+        pending.reserveCapacity(Self.namesBatch)
+        var names = MessageNames()
+        func drain() throws {
+            try names.fill(&pending, on: connection)
+            for hit in pending { try body(hit) }
+            pending.removeAll(keepingCapacity: true)
+        }
         try connection.forEach(
             """
-            SELECT \(raw: raw ? Columns.hit : Columns.hitWithoutRaw) FROM \(raw: Columns.hitSource) WHERE \(condition)
-            ORDER BY m.dialog_id, m.date_sent, m.id
+            SELECT \(raw: raw ? Columns.message : Columns.messageWithoutRaw) FROM \(raw: Columns.hitSource) \
+            WHERE \(condition) ORDER BY m.dialog_id, m.date_sent, m.id
             """
-        ) { try body(Columns.hit($0)) }
+        ) { row in
+            pending.append(
+                SearchHit(
+                    message: Columns.message(row), dialogName: nil, dialogType: nil, senderLogin: nil, senderName: nil))
+            if pending.count == Self.namesBatch { try drain() }
+        }
+        try drain()
     }
+
+    /// How many messages share one look-up of their names.
+    static let namesBatch = 1000
 
     /// Earlier versions of the messages matching `query`, by message id and revision.
     func forEachRevision(matching query: Query?, _ body: (MessageRevision) throws -> Void) throws {
