@@ -255,7 +255,7 @@ kill $SERVE_PID; wait $SERVE_PID 2>/dev/null || true
 # Export: the same archive. Wall time and peak memory of one run each; the peers read the same rows with the
 # sqlite3 CLI, and tar with gzip/zstd compresses the very files of our bundle (unpacked), so the bundle row
 # shows what the manifest, hashing, second format and transcripts cost beyond compression.
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>"$WORK/time.err"; e=$(date +%s.%N); echo "$e - $s" | bc -l | xargs printf '%.1f'; }
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>"$WORK/time.err"; e=$(date +%s.%N); echo "$e - $s" | bc -l | xargs printf '%.2f'; }
 measured() { # runs "$@" once; sets ours (seconds) and ours_rss (MiB)
   /usr/bin/time -f '%e %M' -o "$WORK/measure.txt" "$@" >/dev/null 2>"$WORK/measure.err" || { cat "$WORK/measure.err" >&2; exit 1; }
   read -r ours ours_rss <"$WORK/measure.txt"
