@@ -107,6 +107,9 @@ kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
 LATENCY=${LATENCY:-20}
 CONCURRENCY=${CONCURRENCY:-16}
 start_emulator() { # $1: added latency in ms, $2: messages, $3: dialogs; sets PID and url
+  # The last emulator's address must not be read for this one's: the redirection below truncates the file only
+  # once the background shell runs, which can be after the loop has read it.
+  rm -f "$WORK/out2"
   "$QBARCHIVE" emulator --port 0 --seed 42 --users "$USERS" --dialogs "${3:-$DIALOGS}" --messages "${2:-$MESSAGES}" \
     --api-key bench --latency-ms "$1" >"$WORK/out2" 2>"$WORK/err2" &
   PID=$!

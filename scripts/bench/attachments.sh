@@ -18,6 +18,7 @@ PID=""
 trap 'kill $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 start_emulator() { # extra flags; sets PID and url
+  rm -f "$WORK/out" # not the last emulator's address: the redirection below may truncate after the loop reads
   "$QBARCHIVE" emulator --port 0 --api-key bench "$@" >"$WORK/out" 2>"$WORK/err" &
   PID=$!
   while ! grep -q '^listening on ' "$WORK/out" 2>/dev/null; do

@@ -125,6 +125,8 @@ under_load() { # $1 backend label, $2 archive, $3 counting command, then serve's
   local label=$1 archive=$2 count_cmd=$3 serve_pid writer_pid surl clients before after elapsed start row
   shift 3
   # The writer's application: few users (its listing at 10 requests a second takes 2 s), messages for minutes.
+  # The files of the last call go first: a redirection truncates only once its background shell runs.
+  rm -f "$WORK/out-load" "$WORK/serve-load.out"
   "$QBARCHIVE" emulator --port 0 --seed 4242 --users 20 --dialogs 100 --messages 100000 \
     --api-key bench >"$WORK/out-load" 2>"$WORK/err-load" &
   local load_emulator=$!
