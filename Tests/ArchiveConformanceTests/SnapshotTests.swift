@@ -4,6 +4,8 @@ import QueryLanguage
 import QuickBlox
 import Testing
 
+@testable import ArchiveSQL
+
 @Suite("Streaming and bulk ingest")
 struct SnapshotTests {
     typealias F = ArchiveFixture
@@ -79,6 +81,49 @@ struct SnapshotTests {
     @Test(arguments: TestBackend.all) func theStreamNamesEveryMessageAsASearchDoes(backend: TestBackend)
         async throws
     {
+        let (fixture, searched) = try await Self.namedMessages(backend: backend)
+        let streamed = try await fixture.streamed()
+        #expect(streamed.count == 2700 && searched.count == 2700)
+        let differing = zip(streamed.sorted { $0.message.id < $1.message.id }, searched)
+            .filter { $0 != $1 }.map(\.0.message.id)
+        #expect(
+            differing.isEmpty,
+            "\(differing.count) messages named otherwise than by search, first \(differing.prefix(3))")
+        // The fixture reaches each case it is meant to.
+        #expect(streamed.contains { $0.senderLogin == nil && $0.message.senderID == 701 })
+        #expect(streamed.contains { $0.senderLogin == "user5" && $0.senderName == nil })
+        #expect(streamed.contains { $0.recipientLogin == "user2" && $0.dialogType == 3 && $0.dialogName == nil })
+        #expect(streamed.contains { $0.recipientLogin == nil && $0.message.recipientID == 715 })
+        #expect(streamed.contains { $0.dialogName == "Team München" && $0.dialogType == 2 })
+    }
+
+    /// Names forgotten past the limit (50,000 in exports, 100 here) are looked up again: every message of every
+    /// batch is still named as a search names it.
+    @Test(arguments: TestBackend.all) func namesForgottenPastTheLimitAreLookedUpAgain(backend: TestBackend)
+        async throws
+    {
+        let (fixture, searched) = try await Self.namedMessages(backend: backend)
+        let sql = try #require((fixture.archive as? any SQLArchiveReading)?.sql)
+        let named = try await sql.read { connection in
+            var names = MessageNames(limit: 100)
+            var named: [SearchHit] = []
+            for start in stride(from: 0, to: searched.count, by: 250) {
+                var batch = searched[start..<min(start + 250, searched.count)].map { hit in
+                    SearchHit(message: hit.message, dialogName: nil, dialogType: nil, senderLogin: nil, senderName: nil)
+                }
+                try names.fill(&batch, on: connection)
+                named += batch
+            }
+            return named
+        }
+        let differing = zip(named, searched).filter { $0 != $1 }.map(\.0.message.id)
+        #expect(named.count == 2700)
+        #expect(differing.isEmpty, "\(differing.count) messages named otherwise, first \(differing.prefix(3))")
+    }
+
+    /// 2,700 messages in two group dialogs and a private one, from 720 senders of whom 700 have a profile (every
+    /// fifth without a full name), with what a search (which joins the names) gives for them, by message id.
+    private static func namedMessages(backend: TestBackend) async throws -> (ArchiveFixture, [SearchHit]) {
         let fixture = try await ArchiveFixture(backend: backend)
         let privateID = F.objectID(0xD1C)
         try await fixture.archive.storeDialogs(
@@ -88,15 +133,13 @@ struct SnapshotTests {
                     updatedAt: F.baseTime
                 ).json
             ], at: F.baseTime)
-        // Profiles of users 1…700, some without a full name; senders 701…720 have none.
         let users = (1...700).map { id in
             User(
                 id: id, login: "user\(id)", fullName: id % 5 == 0 ? nil : "Person \(id)", createdAt: F.baseTime,
                 updatedAt: F.baseTime)
         }
         try await fixture.archive.storeUsers(rawItems: users.map(\.json), at: F.baseTime)
-        let dialogs = [F.dialogID, F.otherDialogID, privateID]
-        for (index, dialog) in dialogs.enumerated() {
+        for (index, dialog) in [F.dialogID, F.otherDialogID, privateID].enumerated() {
             let messages = (1...900).map { n in
                 let number = index * 1000 + n
                 let isPrivate = dialog == privateID
@@ -108,22 +151,9 @@ struct SnapshotTests {
             }
             try await fixture.write(messages, dialogID: dialog)
         }
-        let streamed = try await fixture.streamed()
         let query = try QueryParser(now: F.baseTime).parse("after:2000-01-01")
         let searched = try await fixture.archive.search(query, options: SearchOptions(limit: 10_000))
-        #expect(streamed.count == 2700 && searched.count == 2700)
-        let pairs = zip(
-            streamed.sorted { $0.message.id < $1.message.id }, searched.sorted { $0.message.id < $1.message.id })
-        let differing = pairs.filter { $0 != $1 }.map(\.0.message.id)
-        #expect(
-            differing.isEmpty,
-            "\(differing.count) messages named otherwise than by search, first \(differing.prefix(3))")
-        // The fixture reaches each case it is meant to.
-        #expect(streamed.contains { $0.senderLogin == nil && $0.message.senderID == 701 })
-        #expect(streamed.contains { $0.senderLogin == "user5" && $0.senderName == nil })
-        #expect(streamed.contains { $0.recipientLogin == "user2" && $0.dialogType == 3 && $0.dialogName == nil })
-        #expect(streamed.contains { $0.recipientLogin == nil && $0.message.recipientID == 715 })
-        #expect(streamed.contains { $0.dialogName == "Team München" && $0.dialogType == 2 })
+        return (fixture, searched.sorted { $0.message.id < $1.message.id })
     }
 
     private struct Read {

@@ -1,6 +1,6 @@
 import Archive
 
-/// The names of dialogs and users met so far (forgotten past ``limit`` of each), for
+/// The names of dialogs and users met so far (forgotten past `limit` of each), for
 /// ``SnapshotReads/forEachMessage(matching:raw:_:)``.
 ///
 /// Each message's dialog name and type and its sender's and recipient's login and full name, as the `LEFT
@@ -10,15 +10,17 @@ import Archive
 /// (docs/performance.md, *Export*). Kept between batches because a batch of a transcript meets the dialogs
 /// and people of the one before; on PostgreSQL each look-up is a round trip.
 struct MessageNames {
-    static let limit = 50_000
+    private let limit: Int
     private var dialogs: [String: (name: String?, type: Int?)] = [:]
     private var users: [Int: (login: String?, name: String?)] = [:]
+
+    init(limit: Int = 50_000) { self.limit = limit }
 
     /// Sets each hit's names, looking up (one statement per ``SQLFragment/listLimit`` ids) those not met yet.
     mutating func fill(_ hits: inout [SearchHit], on connection: any SQLConnection) throws {
         // Forgotten before the batch's missing ids are worked out, so every id of the batch gets looked up.
-        if dialogs.count > Self.limit { dialogs.removeAll() }
-        if users.count > Self.limit { users.removeAll() }
+        if dialogs.count > limit { dialogs.removeAll() }
+        if users.count > limit { users.removeAll() }
         var newDialogs: Set<String> = []
         var newUsers: Set<Int> = []
         for index in hits.indices {
@@ -28,13 +30,13 @@ struct MessageNames {
             if let recipient = message.recipientID, users[recipient] == nil { newUsers.insert(recipient) }
         }
         for id in newDialogs { dialogs[id] = (nil, nil) }
-        for chunk in SQLFragment.lists(newDialogs.sorted()) {
+        for chunk in SQLFragment.lists(Array(newDialogs)) {
             try connection.forEachCollected(
                 "SELECT id, name, type FROM dialogs WHERE id IN (\(SQLFragment.list(chunk)))", limit: nil
             ) { row in dialogs[row[0]] = (row[1], row[2]) }
         }
         for id in newUsers { users[id] = (nil, nil) }
-        for chunk in SQLFragment.lists(newUsers.sorted()) {
+        for chunk in SQLFragment.lists(Array(newUsers)) {
             try connection.forEachCollected(
                 "SELECT id, login, full_name FROM users WHERE id IN (\(SQLFragment.list(chunk)))", limit: nil
             ) { row in users[row[0]] = (row[1], row[2]) }
