@@ -36,6 +36,7 @@ extension SQLiteArchive {
             db.add(function: containsFunction)
             db.add(tokenizer: WordIndexTokenizer.self)
             db.add(tokenizer: SubstringIndexTokenizer.self)
+            try WordRankFunction.register(on: db)
         }
         return config
     }

@@ -88,7 +88,7 @@ public struct SQLiteDialect: SQLDialect {
     /// bm25 of each hit, read from FTS5 in a rowid range.
     public func rankedWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
         var statement: SQLFragment = """
-            SELECT rowid AS rank_rowid, bm25(message_words) AS rank_score FROM message_words \
+            SELECT rowid AS rank_rowid, \(raw: WordRankFunction.name)(message_words) AS rank_score FROM message_words \
             WHERE message_words MATCH \(query)
             """
         if let atLeast { statement += " AND rowid >= \(atLeast)" }
