@@ -32,6 +32,10 @@ public protocol SQLDialect: Sendable {
     func walkedWordKeys(
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, within: Int, offset: Int
     ) -> SQLFragment?
+    /// ``wordKeys(_:)`` between two keys that a walk (``walkedWordKeys(_:atLeast:below:newestFirst:within:offset:)``)
+    /// has just stepped through, so that the range holds few messages: read by walking the range and testing each
+    /// message, not from the word index (which would read all of the words' hits to keep the range's few).
+    func walkedRangeWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment
     /// The share of the messages the engine's planner assumes, at most, for a word its statistics do not list
     /// (PostgreSQL: 0.5 %), for which it may walk every message; `nil` when the planner asks the word index
     /// itself (SQLite's, FTS5). A page of such words and other conditions fetches the words' hits first when

@@ -60,6 +60,19 @@ public struct PostgresDialect: SQLDialect {
             """
     }
 
+    /// The range through the `date_key` index, each message tested with `ts_match_vq` — the function behind `@@`,
+    /// which no index answers, so the planner cannot read the words' GIN index instead: it estimated a range of a
+    /// few hundred messages at thousands and intersected it with the bitmap of all the words' hits (the 20 newest
+    /// keys of `invoice` at a million messages: 4.5 ms through its 24,904 hits, 0.7 ms through the range's 853
+    /// messages).
+    public func walkedRangeWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
+        var range: SQLFragment = "TRUE"
+        if let atLeast { range += " AND w.date_key >= \(atLeast)" }
+        if let below { range += " AND w.date_key < \(below)" }
+        return
+            "SELECT w.date_key AS rowid FROM messages w WHERE \(range) AND ts_match_vq(w.words, CAST(\(query) AS tsquery))"
+    }
+
     /// `DEFAULT_TS_MATCH_SEL`: `tsquerysel` estimates a lexeme missing from the column's most common elements
     /// at the smaller of 0.5 % and half the rarest listed one's frequency; for a rare word beside a condition the
     /// planner then walks the date index, testing every message.

@@ -199,6 +199,7 @@ extension SQLArchiveReading {
         {
             edge = try connection.fetchOne(walk, { $0[0] as Int64 })
         }
+        let walked = edge != nil
         if edge == nil {
             edge = try connection.fetchOne(
                 dialect.orderedWordKeys(
@@ -213,6 +214,9 @@ extension SQLArchiveReading {
                 below = min(below ?? .max, second.upperBound)
             }
         }
+        // Found by a walk, the page's keys lie in the messages it stepped through (and the rest of the edge's
+        // second, and of the cursor's): few, read by walking them again.
+        if walked { return dialect.walkedRangeWordKeys(query, atLeast: atLeast, below: below) }
         return dialect.orderedWordKeys(query, atLeast: atLeast, below: below, newestFirst: nil, limit: nil, offset: 0)
     }
 

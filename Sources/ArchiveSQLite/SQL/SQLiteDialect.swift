@@ -55,6 +55,11 @@ public struct SQLiteDialect: SQLDialect {
         _ query: SQLValue, atLeast: Int64?, below: Int64?, newestFirst: Bool, within: Int, offset: Int
     ) -> SQLFragment? { nil }
 
+    /// Never asked (there is no walk); FTS5 reads a range of its doclists by key.
+    public func walkedRangeWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
+        orderedWordKeys(query, atLeast: atLeast, below: below, newestFirst: nil, limit: nil, offset: 0)
+    }
+
     public var unlistedWordShare: Double? { nil }
 
     /// `EXPLAIN QUERY PLAN` gives no row counts.
