@@ -6,7 +6,7 @@
 # and 5M messages, and attachment downloads (against curl and sha256sum). Writes docs/performance.md.
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
-#   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (3,623 s on 2026-11-27)
+#   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (2,830 s on 2026-11-28)
 #   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about 2.5 minutes
 set -euo pipefail
 
