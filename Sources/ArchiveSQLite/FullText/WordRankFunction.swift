@@ -31,16 +31,14 @@ enum WordRankFunction {
     /// The per-row callback: `-score`, lower is better, as `bm25()`.
     private static let rank: fts5_extension_function = { api, fts, context, _, _ in
         guard let api, let fts else { return }
-        let code: CInt
-        if let query = Query.of(api, fts, context) {
+        var code = SQLITE_OK
+        if let query = Query.of(api, fts, context, &code) {
             var score = 0.0
             code = query.score(api, fts, &score)
             if code == SQLITE_OK {
                 sqlite3_result_double(context, -1.0 * score)
                 return
             }
-        } else {
-            code = SQLITE_NOMEM
         }
         sqlite3_result_error_code(context, code)
     }
@@ -69,9 +67,11 @@ enum WordRankFunction {
             frequencies.deallocate()
         }
 
-        /// The query's state, made at its first row and kept by FTS5 until the query ends.
+        /// The query's state, made at its first row and kept by FTS5 until the query ends; `nil` with FTS5's
+        /// error in `code` when it cannot be made.
         static func of(
-            _ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ context: OpaquePointer?
+            _ api: UnsafePointer<Fts5ExtensionApi>, _ fts: OpaquePointer, _ context: OpaquePointer?,
+            _ code: inout CInt
         ) -> Query? {
             if let kept = api.pointee.xGetAuxdata(fts, 0) {
                 return Unmanaged<Query>.fromOpaque(kept).takeUnretainedValue()
@@ -79,15 +79,14 @@ enum WordRankFunction {
             let phrases = Int(api.pointee.xPhraseCount(fts))
             var rows: Int64 = 0
             var tokens: Int64 = 0
-            guard api.pointee.xRowCount(fts, &rows) == SQLITE_OK,
-                api.pointee.xColumnTotalSize(fts, -1, &tokens) == SQLITE_OK
-            else { return nil }
+            code = api.pointee.xRowCount(fts, &rows)
+            if code == SQLITE_OK { code = api.pointee.xColumnTotalSize(fts, -1, &tokens) }
+            guard code == SQLITE_OK else { return nil }
             var idf: [Double] = []
             for phrase in 0..<phrases {
                 var hits: Int64 = 0
-                guard api.pointee.xQueryPhrase(fts, CInt(phrase), &hits, WordRankFunction.countHit) == SQLITE_OK else {
-                    return nil
-                }
+                code = api.pointee.xQueryPhrase(fts, CInt(phrase), &hits, WordRankFunction.countHit)
+                guard code == SQLITE_OK else { return nil }
                 // `fts5Bm25GetData`'s: at least 1e-6 when the phrase is in more than half of the rows.
                 let value = log((Double(rows - hits) + 0.5) / (Double(hits) + 0.5))
                 idf.append(value <= 0.0 ? 1e-6 : value)
@@ -96,10 +95,9 @@ enum WordRankFunction {
                 idf: idf, averageLength: Double(tokens) / Double(rows),
                 database: context.flatMap { sqlite3_context_db_handle($0) })
             let kept = Unmanaged.passRetained(query).toOpaque()
-            guard api.pointee.xSetAuxdata(fts, kept, WordRankFunction.releaseQuery) == SQLITE_OK else {
-                // FTS5 has already called the destructor.
-                return nil
-            }
+            code = api.pointee.xSetAuxdata(fts, kept, WordRankFunction.releaseQuery)
+            // On failure FTS5 has already called the destructor.
+            guard code == SQLITE_OK else { return nil }
             return query
         }
 
