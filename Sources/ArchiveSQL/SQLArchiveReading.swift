@@ -99,8 +99,21 @@ extension SQLArchiveReading {
     func reading<T: Sendable>(
         _ query: Query?, _ body: @escaping @Sendable (any SQLConnection) throws -> T
     ) async throws -> T {
+        try await refusingTooComplex(query) { try await sql.read(body) }
+    }
+
+    /// ``reading(_:_:)`` of two parts that see the same archive, `second` perhaps at the same time as `first`
+    /// (``SQLDatabase/read(_:beside:)``).
+    func reading<First: Sendable, Second: Sendable>(
+        _ query: Query, _ first: @escaping @Sendable (any SQLConnection) throws -> First,
+        beside second: @escaping @Sendable (any SQLConnection) throws -> Second
+    ) async throws -> (First, Second) {
+        try await refusingTooComplex(query) { try await sql.read(first, beside: second) }
+    }
+
+    private func refusingTooComplex<T>(_ query: Query?, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await sql.read(body)
+            return try await body()
         } catch let error as SQLTooComplexError {
             guard let query else { throw error }
             throw QueryError(

@@ -143,12 +143,29 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in one read transaction, off the caller's thread; every statement in it sees the same
     /// archive. A backend may bound it in time (``ArchiveError/timedOut(seconds:)``).
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// Runs `first` and `second` as one read: both see the same archive. A backend may run `second` on another
+    /// connection while `first` runs (PostgreSQL: in a transaction that imports `first`'s snapshot); by default
+    /// `second` runs after `first`, in the same transaction. `first` starts at once, on the connection a read
+    /// would have; give it the part that takes longer.
+    func read<First: Sendable, Second: Sendable>(
+        _ first: @escaping @Sendable (any SQLConnection) throws -> First,
+        beside second: @escaping @Sendable (any SQLConnection) throws -> Second
+    ) async throws -> (First, Second)
     /// Runs `body` with a view in which every read sees the same archive for as long as `body` runs.
     func withSnapshot<T: Sendable>(_ body: @Sendable (any SQLSnapshotDatabase) async throws -> T) async throws -> T
     /// Runs `body` in one write transaction in which every statement sees the same archive, and which no other
     /// `write` of any process runs beside (SQLite: its single writer; PostgreSQL: an advisory lock taken before
     /// the transaction's snapshot). For the shared SQL that maintains derived tables (``StatsRollup``).
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+}
+
+extension SQLDatabase {
+    public func read<First: Sendable, Second: Sendable>(
+        _ first: @escaping @Sendable (any SQLConnection) throws -> First,
+        beside second: @escaping @Sendable (any SQLConnection) throws -> Second
+    ) async throws -> (First, Second) {
+        try await read { connection in (try first(connection), try second(connection)) }
+    }
 }
 
 /// A long-lived consistent view (an export's): reads on it see one state of the archive, one at a time.

@@ -62,12 +62,15 @@ struct PostgresSQLDatabase: SQLDatabase {
     /// The advisory lock of ``write(_:)`` ("qbarstat").
     static let writeLock: Int64 = 0x7162_6172_7374_6174
 
-    /// Runs `body` inside a read-only, repeatable-read transaction on `connection`, ended whatever happens.
+    /// Runs `body` inside a read-only, repeatable-read transaction on `connection`, ended whatever happens; with
+    /// `snapshot`, the transaction sees what the transaction that exported it sees (``ExportedSnapshot``).
     static func readTransaction<T>(
-        on connection: PostgresConnection, timeout: Duration?, logger: Logger, _ body: () async throws -> T
+        on connection: PostgresConnection, timeout: Duration?, snapshot: ExportedSnapshot? = nil, logger: Logger,
+        _ body: () async throws -> T
     ) async throws -> T {
         try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
         do {
+            if let snapshot { try await connection.query(snapshot.importStatement, logger: logger) }
             if let timeout {
                 let milliseconds = max(
                     1, Int64(timeout.components.seconds * 1000) + timeout.components.attoseconds / 1_000_000_000_000_000

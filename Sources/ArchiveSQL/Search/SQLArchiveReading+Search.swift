@@ -19,14 +19,35 @@ extension SQLArchiveReading {
     }
 
     public func searchPage(_ query: Query, options: SearchOptions, zone: TimeZone) async throws -> SearchPage {
-        try await reading(query) { connection in
-            let compiler = try SearchCompiler.resolving(query, on: connection)
-            let (hits, total) = try Self.hits(
-                query, options: options, compiler: compiler, counting: true, on: connection)
-            return SearchPage(
-                hits: hits, total: try total ?? Self.count(query, compiler: compiler, on: connection),
-                summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
+        guard !Self.pageMayCarryTotal(query, options: options, dialect: sql.dialect) else {
+            return try await reading(query) { connection in
+                let compiler = try SearchCompiler.resolving(query, on: connection)
+                let (hits, total) = try Self.hits(
+                    query, options: options, compiler: compiler, counting: true, on: connection)
+                return SearchPage(
+                    hits: hits, total: try total ?? Self.count(query, compiler: compiler, on: connection),
+                    summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
+            }
         }
+        // The total apart from the page, first: it reads every match (34 ms for a word in 25,000 of a million
+        // messages on PostgreSQL, which counts it while the page is read on a second connection).
+        let (total, page) = try await reading(query) { connection in
+            try Self.count(query, compiler: try SearchCompiler.resolving(query, on: connection), on: connection)
+        } beside: { connection in
+            let compiler = try SearchCompiler.resolving(query, on: connection)
+            return SearchPage(
+                hits: try Self.hits(query, options: options, compiler: compiler, counting: false, on: connection).hits,
+                total: 0, summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
+        }
+        return SearchPage(hits: page.hits, total: total, summary: page.summary)
+    }
+
+    /// Whether the page of `query` may come with its total (``hits(_:options:compiler:counting:on:)``): a ranked
+    /// page, or words beside other conditions, on engines whose such pages the shared reader collects with their
+    /// totals (``SQLDialect/steersWordsBesideConditions``). Decided by the query's shape alone.
+    static func pageMayCarryTotal(_ query: Query, options: SearchOptions, dialect: any SQLDialect) -> Bool {
+        guard dialect.steersWordsBesideConditions else { return false }
+        return options.sort == .rank || SearchCompiler(dialect: dialect).wordKeysBesideConditions(query.root) != nil
     }
 
     static func count(_ query: Query, compiler: SearchCompiler, on connection: any SQLConnection) throws -> Int {
