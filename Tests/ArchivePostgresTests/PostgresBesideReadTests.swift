@@ -107,7 +107,7 @@ struct PostgresBesideReadTests {
         #expect(snapshot.importStatement.sql == "SET TRANSACTION SNAPSHOT '\(id)'")
     }
 
-    @Test(arguments: ["", "00000003-0000001B-1'; SELECT 1; --", "0000 0003", "00000003\n", "ÄBC", "1e5+2"])
+    @Test(arguments: ["", "00000003-0000001B-1'; SELECT 1; --", "0000 0003", "00000003\n", "ÄBC", "1e5+2", "０００３-１"])
     func anythingElseIsRefused(id: String) {
         #expect(ExportedSnapshot(id: id) == nil)
     }

@@ -9,7 +9,7 @@ struct ExportedSnapshot: Sendable {
 
     /// `id` when it has the form of the server's identifiers (hexadecimal digits and dashes), `nil` otherwise.
     init?(id: String) {
-        guard !id.isEmpty, id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0.isHexDigit }) else { return nil }
+        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0 == "-" || $0.isHexDigit) }) else { return nil }
         self.id = id
     }
 
@@ -24,12 +24,5 @@ struct ExportedSnapshot: Sendable {
         var id: String?
         for try await value in rows.decode(String?.self) { id = value }
         return id.flatMap(ExportedSnapshot.init(id:))
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
     }
 }

@@ -50,10 +50,8 @@ extension PostgresSQLDatabase {
                     }
                     // Begun on the other connection: this transaction, whose snapshot it imports, stays open
                     // until it ends.
-                    while let result = try await group.next() {
-                        if let secondResult = result { return (firstResult, secondResult) }
-                    }
-                    throw SideLeaseLost()
+                    guard let secondResult = try await group.next() ?? nil else { throw SideLeaseLost() }
+                    return (firstResult, secondResult)
                 }
             }
         }

@@ -35,9 +35,10 @@ extension SQLArchiveReading {
             try Self.count(query, compiler: try SearchCompiler.resolving(query, on: connection), on: connection)
         } beside: { connection in
             let compiler = try SearchCompiler.resolving(query, on: connection)
-            return SearchPage(
+            return (
                 hits: try Self.hits(query, options: options, compiler: compiler, counting: false, on: connection).hits,
-                total: 0, summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name))
+                summary: QuerySummary.describe(query, zone: zone, name: compiler.references.name)
+            )
         }
         return SearchPage(hits: page.hits, total: total, summary: page.summary)
     }
