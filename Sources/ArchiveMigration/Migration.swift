@@ -149,7 +149,7 @@ public struct Migration: Sendable {
                     // The snapshot's batches are its own size; each transaction holds `batchSize` records.
                     for chunk in hits.items.chunks(of: batchSize) {
                         var batch = ImportBatch()
-                        batch.messages = chunk.map(\.message)
+                        batch.messages = try chunk.map { try ImportedMessage($0.message) }
                         done += chunk.count
                         try await send(batch, part: "messages", done: done, total: want.messages)
                     }

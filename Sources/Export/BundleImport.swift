@@ -53,36 +53,50 @@ public struct BundleImport: Sendable {
                     + "an archive and cannot be imported as one; import an unredacted bundle")
         }
         let restored = try Self.restoreAttachments(reports, bundles: bundles, into: archive.fileStore)
-        var records = 0
-        var inserted = 0
-        for name in Self.order {
-            guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } }) else {
-                continue
+        // Two stages: while the archive stores a batch, the next is read, decompressed and parsed here. One batch
+        // is stored at a time, in the bundle's order (dialogs before their messages, messages before their
+        // revisions), so foreign keys hold as before; at most two batches are held.
+        let (records, inserted) = try await withThrowingTaskGroup(of: Int.self) { stores in
+            var records = 0
+            var inserted = 0
+            var storing = false
+            func store(_ batch: ImportBatch) async throws {
+                if storing, let count = try await stores.next() { inserted += count }
+                records += batch.count
+                // Not on this task's own thread (``OwnThread``), which goes on reading: a child preferring it
+                // would wait there until the reading stops.
+                stores.addTask(executorPreference: globalConcurrentExecutor) { try await archive.importRecords(batch) }
+                storing = true
             }
-            do {
-                let reader = try ContainerReader(path: bundles[index])
-                while let entry = try reader.nextEntry(), entry.path != name {}
-                var lines = LineSplitter()
-                var batch = ImportBatch()
-                var number = 0
-                func flush() async throws {
-                    inserted += try await archive.importRecords(batch)
-                    records += batch.count
-                    batch = ImportBatch()
+            for name in Self.order {
+                guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } }) else {
+                    continue
                 }
-                while true {
-                    let chunk = try reader.read()
-                    if chunk.isEmpty { break }
-                    for line in lines.feed(chunk) {
-                        number += 1
-                        try Self.add(line, of: name, number: number, restored: restored, to: &batch)
-                        if batch.count >= 1000 { try await flush() }
+                do {
+                    let reader = try ContainerReader(path: bundles[index])
+                    while let entry = try reader.nextEntry(), entry.path != name {}
+                    var lines = LineSplitter()
+                    var batch = ImportBatch()
+                    var number = 0
+                    while true {
+                        let chunk = try reader.read()
+                        if chunk.isEmpty { break }
+                        for line in lines.feed(chunk) {
+                            number += 1
+                            try Self.add(line, of: name, number: number, restored: restored, to: &batch)
+                            if batch.count >= 1000 {
+                                try await store(batch)
+                                batch = ImportBatch()
+                            }
+                        }
                     }
+                    if batch.count > 0 { try await store(batch) }
+                } catch let error as ContainerError {
+                    throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
                 }
-                try await flush()
-            } catch let error as ContainerError {
-                throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
             }
+            while let count = try await stores.next() { inserted += count }
+            return (records, inserted)
         }
         try await archive.settleAfterBulkChange()
         let sizes = reports.flatMap(\.manifest.files).filter {
@@ -126,7 +140,7 @@ public struct BundleImport: Sendable {
             case "dialogs.jsonl": batch.dialogs.append(try record.dialog())
             case "membership.jsonl": batch.membership.append(try record.membership())
             case "messages.jsonl":
-                batch.messages.append(try record.message())
+                batch.messages.append(try Self.message(record))
                 batch.files += Self.files(of: value, restored: restored)
             case "revisions.jsonl":
                 batch.revisions.append(try record.revision())
@@ -135,6 +149,19 @@ public struct BundleImport: Sendable {
             }
         } catch {
             throw BundleProblem(file: file, reason: "line \(number): \(error.reason)")
+        }
+    }
+
+    /// A message record with the columns the archive derives from its `raw` record, derived here: on the thread
+    /// that reads the bundle, while the archive stores the batch before.
+    private static func message(_ record: ImportRecord) throws(ImportRecord.Missing)
+        -> ImportedMessage
+    {
+        let archived = try record.message()
+        do {
+            return try ImportedMessage(archived)
+        } catch {
+            throw ImportRecord.Missing(reason: error.reason)
         }
     }
 }

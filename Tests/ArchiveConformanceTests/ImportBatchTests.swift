@@ -11,7 +11,12 @@ import Testing
 struct ImportBatchTests {
     static let dialogID = "5f0000000000000000000001"
 
-    static func message(_ n: Int, text: String, hiddenFor: [HiddenFor] = [], edited: Int = 0) -> ArchivedMessage {
+    static func message(_ n: Int, text: String, hiddenFor: [HiddenFor] = [], edited: Int = 0) throws -> ImportedMessage
+    {
+        try ImportedMessage(archived(n, text: text, hiddenFor: hiddenFor, edited: edited))
+    }
+
+    static func archived(_ n: Int, text: String, hiddenFor: [HiddenFor] = [], edited: Int = 0) -> ArchivedMessage {
         let id = String(format: "6a%022d", n)
         let attachments: JSONValue =
             n % 3 == 0 ? [["type": "image", "id": .string("blob-\(n % 12)"), "name": "p.png"]] : []
@@ -27,7 +32,7 @@ struct ImportBatchTests {
             deletionEvidence: n % 5 == 4 ? "gone for everyone" : nil)
     }
 
-    static func batches() -> [ImportBatch] {
+    static func batches() throws -> [ImportBatch] {
         var first = ImportBatch()
         first.dialogs = [
             ArchivedDialog(
@@ -37,18 +42,18 @@ struct ImportBatchTests {
                 lastSeenAt: 2,
                 deletedAt: nil)
         ]
-        first.messages = (0..<40).map { n in
-            message(n, text: "word \(n) ß Straße", hiddenFor: n % 7 == 1 ? [HiddenFor(user: 101, since: 5)] : [])
+        first.messages = try (0..<40).map { n in
+            try message(n, text: "word \(n) ß Straße", hiddenFor: n % 7 == 1 ? [HiddenFor(user: 101, since: 5)] : [])
         }
         // Repeats in the same batch, with other text and hides: the first copy stands.
         first.messages += [
-            message(3, text: "changed", hiddenFor: [HiddenFor(user: 102, since: 9)], edited: 2),
-            message(8, text: "changed too", hiddenFor: [HiddenFor(user: 103, since: 9)]),
+            try message(3, text: "changed", hiddenFor: [HiddenFor(user: 102, since: 9)], edited: 2),
+            try message(8, text: "changed too", hiddenFor: [HiddenFor(user: 103, since: 9)]),
         ]
         var second = ImportBatch()
         // Already held (left as it is), and new ones.
-        second.messages = [message(1, text: "not this", hiddenFor: [HiddenFor(user: 103, since: 1)])]
-        second.messages += (40..<55).map { message($0, text: "later \($0)") }
+        second.messages = [try message(1, text: "not this", hiddenFor: [HiddenFor(user: 103, since: 1)])]
+        second.messages += try (40..<55).map { try message($0, text: "later \($0)") }
         return [first, second]
     }
 
@@ -60,10 +65,10 @@ struct ImportBatchTests {
         let archive = try await backend.create(directory.path, 1_700_000_000)
         let written = try await Self.batches().asyncMap { try await archive.importRecords($0) }
         #expect(written == [1 + 40, 15])
-        #expect(try await archive.importRecords(Self.batches()[1]) == 0, "a batch imported again adds nothing")
+        #expect(try await archive.importRecords(try Self.batches()[1]) == 0, "a batch imported again adds nothing")
 
         let stored = try await archive.messages(dialogID: Self.dialogID)
-        #expect(stored.map(\.id) == (0..<55).map { Self.message($0, text: "").id })
+        #expect(stored.map(\.id) == (0..<55).map { Self.archived($0, text: "").id })
         for message in stored {
             let n = Int(message.id.dropFirst(2))!
             let expected = n < 40 ? "word \(n) ß Straße" : "later \(n)"
@@ -78,6 +83,34 @@ struct ImportBatchTests {
         // The files the attachments name were listed once each, and the word index has the imported text.
         #expect(try await archive.fileCounts().byStatus.values.reduce(0, +) == 4)
         #expect(try await backend.problems(archive) == [])
+    }
+
+    /// A message's QuickBlox columns come from its `raw` record, derived when the batch is built: a record whose
+    /// `raw` is not a message, or is another message or another dialog's, is refused before any archive sees it.
+    @Test func aMessageIsDerivedFromItsRawRecordOrRefused() throws {
+        var column = Self.archived(6, text: "from raw")
+        column.text = "from the column"
+        column.senderID = 999
+        let derived = try ImportedMessage(column)
+        #expect(derived.content.message.text == "from raw" && derived.content.message.senderID == 102)
+        #expect(derived.archived == column, "the archive's own columns are taken as given")
+
+        let zero = Self.archived(7, text: "a\u{0}b")
+        #expect(try ImportedMessage(zero).content.message.text == "a\u{FFFD}b", "stored as a crawl stores it")
+
+        var otherDialog = Self.archived(1, text: "x")
+        otherDialog.dialogID = "5f0000000000000000000002"
+        var otherID = Self.archived(2, text: "x")
+        otherID.id = Self.archived(3, text: "x").id
+        var broken = Self.archived(4, text: "x")
+        broken.raw = #"{"_id":"#
+        var notAMessage = Self.archived(5, text: "x")
+        notAMessage.raw = "[1,2]"
+        for refused in [otherDialog, otherID, broken, notAMessage] {
+            let problem = #expect(throws: ImportedMessage.Problem.self) { try ImportedMessage(refused) }
+            #expect(problem?.messageID == refused.id)
+            #expect(problem?.errorDescription?.contains("cannot be restored: the `raw` record") == true)
+        }
     }
 }
 

@@ -3,7 +3,8 @@ public struct ImportBatch: Sendable {
     public var users: [ArchivedUser] = []
     public var dialogs: [ArchivedDialog] = []
     public var membership: [MembershipPeriod] = []
-    public var messages: [ArchivedMessage] = []
+    /// Messages with their derived columns (``ImportedMessage``).
+    public var messages: [ImportedMessage] = []
     public var revisions: [MessageRevision] = []
     /// What the bundle says of the files the messages and revisions attach (not counted as records).
     public var files: [ImportedFile] = []

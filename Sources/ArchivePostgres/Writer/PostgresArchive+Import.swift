@@ -93,26 +93,14 @@ extension PostgresArchive {
     /// message is indistinguishable from a crawled one), the archive's own columns are taken as given, and a new
     /// message's hides become `message_hides` rows.
     private static func importMessages(
-        _ messages: [ArchivedMessage], indexer: PostgresFileIndexer, connection: PostgresConnection
+        _ messages: [ImportedMessage], indexer: PostgresFileIndexer, connection: PostgresConnection
     ) async throws -> Int {
         var batch = ImportMessageBatch()
         var attachmentLists: [[Attachment]] = []
-        for (index, archived) in messages.enumerated() {
-            let raw: JSONValue
-            let message: Message
-            do {
-                raw = try JSONValue(parsing: archived.raw)
-                message = try Message(json: raw)
-            } catch {
-                throw ArchiveError.undecodableItem(kind: "message", index: index, reason: "\(error)")
-            }
-            guard message.id == archived.id, message.chatDialogID == archived.dialogID else {
-                throw ArchiveError.messageOutsideDialog(
-                    messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: archived.dialogID)
-            }
-            batch.append(MessageContent(message: message, raw: raw), archived: archived)
+        for imported in messages {
+            batch.append(imported.content, archived: imported.archived)
             // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
-            attachmentLists.append(message.attachments)
+            attachmentLists.append(imported.content.message.attachments)
         }
         let inserted = try await batch.insert(connection: connection)
         try await indexer.index(lists: attachmentLists)

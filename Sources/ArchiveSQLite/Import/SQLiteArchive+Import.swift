@@ -101,7 +101,7 @@ extension SQLiteArchive {
 
     /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them, so a
     /// restored message is indistinguishable from a crawled one; the archive's own columns are taken as given.
-    private static func importMessages(_ messages: [ArchivedMessage], indexer: FileIndexer, db: Database) throws
+    private static func importMessages(_ messages: [ImportedMessage], indexer: FileIndexer, db: Database) throws
         -> Int
     {
         let insert = try db.cachedStatement(
@@ -118,20 +118,10 @@ extension SQLiteArchive {
         var inserted = 0
         var dialogs: Set<String> = []
         var wordEntries: [(Int64, String)] = []
-        for archived in messages {
-            let raw: JSONValue
-            let message: Message
-            do {
-                raw = try JSONValue(parsing: archived.raw)
-                message = try Message(json: raw)
-            } catch {
-                throw ArchiveError.undecodableItem(kind: "message", index: inserted, reason: "\(error)")
-            }
-            guard message.id == archived.id, message.chatDialogID == archived.dialogID else {
-                throw ArchiveError.messageOutsideDialog(
-                    messageID: message.id, messageDialogID: message.chatDialogID, pageDialogID: archived.dialogID)
-            }
-            let content = MessageContent(message: message, raw: raw)
+        for imported in messages {
+            let archived = imported.archived
+            let content = imported.content
+            let message = content.message
             insert.setUncheckedArguments([
                 archived.id, archived.dialogID, message.senderID, message.recipientID, message.dateSent,
                 message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
