@@ -24,6 +24,10 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
             --no-attachments leaves the files out and keeps the references. The same archive and options give \
             a byte-identical bundle; BUNDLE.sha256 is written beside it. Check one with `qbarchive verify`.
 
+            What is written follows --out's name: .jsonl, .csv, or a bundle's .tar.gz, .tar.zst or .zip (other \
+            names: a tar.gz bundle). --format and --bundle choose for other names; one that contradicts the \
+            name (--format csv --out x.jsonl, --bundle zip --out x.tar.gz) is exit 2, not a file whose name lies.
+
             An export never replaces a file: a target that exists (a bundle's checksum file or parts \
             included) is exit 13, naming it, before anything is read, unless --force. For scheduled exports, \
             --out takes {date} (2024-03-01) and {time} (101500Z, UTC) in the file name, and --keep N removes \
@@ -43,17 +47,25 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
               qbarchive export --archive chat.sqlite
               qbarchive export --archive chat.sqlite --format bundle --bundle tar.zst --sign keys/compliance
               qbarchive export --archive chat.sqlite --where @payment-scams --no-attachments --out scams.tar.gz
-              qbarchive export --archive chat.sqlite --format jsonl --where @payment-scams --out scams.jsonl
+              qbarchive export --archive chat.sqlite --where @payment-scams --out scams.jsonl
               qbarchive export --archive chat.sqlite --format csv --excel --since 2024-03 --until 2024-05 --out q2.csv
               qbarchive export --archive chat.sqlite --format jsonl --dialog 5f1c0c2e9a4e0b0001a1b2c3 --out -
-              qbarchive export --archive chat.sqlite --out 'exports/chat-{date}.tar.zst' --bundle tar.zst --keep 7
+              qbarchive export --archive chat.sqlite --out 'exports/chat-{date}.tar.zst' --keep 7
             """
     )
 
     @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
     var archive: String = ""
-    @Option(help: "jsonl, csv or bundle (default).") var format: ExportFormat = .bundle
-    @Option(help: "The bundle's container: tar.gz (default), tar.zst or zip.") var bundle: ContainerFormat = .tarGz
+    @Option(
+        name: .customLong("format"),
+        help:
+            "jsonl, csv or bundle. Default: what --out's name ends in (.jsonl, .csv, .tar.gz, .tar.zst, .zip), else bundle."
+    )
+    var formatOption: ExportFormat?
+    @Option(
+        name: .customLong("bundle"),
+        help: "The bundle's container: tar.gz, tar.zst or zip. Default: what --out's name ends in, else tar.gz.")
+    var bundleOption: ContainerFormat?
     @Option(help: "Export only messages matching this query (or @NAME for queries/NAME.qbq).") var `where`: String?
     @Option(help: "Export only this dialog.") var dialog: String?
     @Option(help: "Only messages sent in or after this period (2024-03-01, 2024-03, 7d, ...).") var since: String?
@@ -116,8 +128,14 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
     @Option(help: "Where saved queries live.") var queries = "queries"
     @Option(help: .hidden) var now: Int?
 
+    /// What the export writes: as `--format` says, else as `--out`'s name says (``named(_:)``), else a bundle.
+    var format: ExportFormat { formatOption ?? out.flatMap { Self.named($0) }?.format ?? .bundle }
+    /// A bundle's container: as `--bundle` says, else as `--out`'s name says, else tar.gz.
+    var bundle: ContainerFormat { bundleOption ?? out.flatMap { Self.named($0) }?.container ?? .tarGz }
+
     mutating func validate() throws {
         try resolveArchive()
+        try validateNaming()
         if format == .bundle, out == "-" {
             throw ValidationError(
                 "a bundle needs a file (its checksum goes beside it); use --format jsonl or csv for -")
