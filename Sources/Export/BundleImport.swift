@@ -59,14 +59,13 @@ public struct BundleImport: Sendable {
         let (records, inserted) = try await withThrowingTaskGroup(of: Int.self) { stores in
             var records = 0
             var inserted = 0
-            var storing = false
             func store(_ batch: ImportBatch) async throws {
-                if storing, let count = try await stores.next() { inserted += count }
+                // The batch before, if any, is stored first (`next()` is nil in an empty group).
+                if let count = try await stores.next() { inserted += count }
                 records += batch.count
                 // Not on this task's own thread (``OwnThread``), which goes on reading: a child preferring it
                 // would wait there until the reading stops.
                 stores.addTask(executorPreference: globalConcurrentExecutor) { try await archive.importRecords(batch) }
-                storing = true
             }
             for name in Self.order {
                 guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } }) else {
