@@ -33,14 +33,21 @@ public struct BundleImport: Sendable {
 
     /// Verifies `bundle`, then restores it into `archive`. Reads and hashes as it goes: call it on a thread of
     /// its own (``OwnThread/run(_:)``).
-    /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), a record that
-    ///   cannot be read, or a database error.
+    /// - Throws: ``BundleProblem`` for a bundle that fails verification (nothing is imported), ``Stopped`` for a
+    ///   record that cannot be read, or a database error.
     public func run(bundle: String, into archive: any ArchiveWriter) async throws -> Summary {
         try await run(bundles: [bundle], into: archive)
     }
 
     /// Verifies every part of a bundle (all parts of a split bundle, in any order), then restores them.
     public func run(bundles: [String], into archive: any ArchiveWriter) async throws -> Summary {
+        try await run(try verify(bundles: bundles), into: archive)
+    }
+
+    /// Verifies every part of a bundle (all parts of a split bundle, in any order) and that it is a copy of an
+    /// archive, touching no archive: what ``run(_:into:)`` restores.
+    /// - Throws: ``BundleProblem`` naming the part and file that failed.
+    public func verify(bundles: [String]) throws -> VerifiedBundle {
         let verifier = BundleVerifier(publicKeyPath: publicKeyPath)
         let reports = try bundles.map { try verifier.verify(path: $0) }
         try BundleVerifier.checkComplete(reports, paths: bundles)
@@ -52,6 +59,16 @@ public struct BundleImport: Sendable {
                 reason: "was exported with --redact or --subject (manifest.json: privacy), so it is not a copy of "
                     + "an archive and cannot be imported as one; import an unredacted bundle")
         }
+        return VerifiedBundle(paths: bundles, reports: reports)
+    }
+
+    /// Restores a verified bundle into `archive`. Reads and hashes as it goes: call it on a thread of its own
+    /// (``OwnThread/run(_:)``).
+    /// - Throws: ``BundleProblem`` when an attachment file cannot be restored (no record is stored then);
+    ///   ``Stopped`` when a record cannot be read although its file passed verification — every record before
+    ///   it is stored, and the error says how many; a database error.
+    public func run(_ verified: VerifiedBundle, into archive: any ArchiveWriter) async throws -> Summary {
+        let (reports, bundles) = (verified.reports, verified.paths)
         let restored = try Self.restoreAttachments(reports, bundles: bundles, into: archive.fileStore)
         // Two stages: while the archive stores a batch, the next is read, decompressed and parsed here. One batch
         // is stored at a time, in the bundle's order (dialogs before their messages, messages before their
@@ -67,32 +84,41 @@ public struct BundleImport: Sendable {
                 // would wait there until the reading stops.
                 stores.addTask(executorPreference: globalConcurrentExecutor) { try await archive.importRecords(batch) }
             }
-            for name in Self.order {
-                guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } }) else {
-                    continue
-                }
-                do {
-                    let reader = try ContainerReader(path: bundles[index])
-                    while let entry = try reader.nextEntry(), entry.path != name {}
-                    var lines = LineSplitter()
-                    var batch = ImportBatch()
-                    var number = 0
-                    while true {
-                        let chunk = try reader.read()
-                        if chunk.isEmpty { break }
-                        for line in lines.feed(chunk) {
-                            number += 1
-                            try Self.add(line, of: name, number: number, restored: restored, to: &batch)
-                            if batch.count >= 1000 {
-                                try await store(batch)
-                                batch = ImportBatch()
+            var batch = ImportBatch()
+            do {
+                for name in Self.order {
+                    guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } })
+                    else { continue }
+                    do {
+                        let reader = try ContainerReader(path: bundles[index])
+                        while let entry = try reader.nextEntry(), entry.path != name {}
+                        var lines = LineSplitter()
+                        var number = 0
+                        while true {
+                            let chunk = try reader.read()
+                            if chunk.isEmpty { break }
+                            for line in lines.feed(chunk) {
+                                number += 1
+                                try Self.add(line, of: name, number: number, restored: restored, to: &batch)
+                                if batch.count >= 1000 {
+                                    try await store(batch)
+                                    batch = ImportBatch()
+                                }
                             }
                         }
+                    } catch let error as ContainerError {
+                        throw BundleProblem(
+                            file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
                     }
                     if batch.count > 0 { try await store(batch) }
-                } catch let error as ContainerError {
-                    throw BundleProblem(file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
+                    batch = ImportBatch()
                 }
+            } catch let problem as BundleProblem {
+                // Every record before the one that cannot be read is stored, so that what the archive holds
+                // afterwards is a prefix of the bundle a user can be told about in one sentence.
+                if batch.count > 0 { try await store(batch) }
+                while let count = try await stores.next() { inserted += count }
+                throw Stopped(problem: problem, records: records, inserted: inserted)
             }
             while let count = try await stores.next() { inserted += count }
             return (records, inserted)

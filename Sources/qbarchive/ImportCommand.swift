@@ -21,8 +21,13 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             An unsigned bundle is refused unless --allow-unsigned is given: anyone who edits a bundle can \
             recompute its checksums, so only a signature (checked with --key) shows who made it.
 
+            A record that cannot be read in a bundle whose checksums are right (written by a newer qbarchive, \
+            or edited) stops the import there. A new SQLite archive is then removed; otherwise every record \
+            before that line is kept (erasures applied again, audited) and the error says how many: import a \
+            readable copy to complete it.
+
             Exit codes: 0 done, 2 usage (bad key file), 10 archive unreadable, 20 the bundle failed verification, \
-            is not signed (without --allow-unsigned) or holds a record that cannot be read.
+            is not signed (without --allow-unsigned), or holds a record that cannot be read.
 
             Example:
               qbarchive import case-42.tar.gz --archive restored.sqlite --key keys/compliance.pub
@@ -61,49 +66,73 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                     code: ExitCode(20))
             }
         }
-        let created = !FileManager.default.fileExists(atPath: archive)
-        let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
-        let backend = try ArchiveLocation.backend(for: archive)
-        let store: any ArchiveWriter
-        do {
-            store = created ? try await backend.create(at: archive) : try await backend.openWriter(at: archive)
-        } catch {
-            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
-        }
+        // Verified before any archive is opened or made: a bundle that fails leaves no trace.
         let importer = BundleImport(publicKeyPath: key)
         let bundles = bundles
-        let summary: BundleImport.Summary
+        let verified: BundleImport.VerifiedBundle
         do {
-            summary = try await OwnThread.run {
-                let identity = try BundleImport.identity(ofBundle: bundles[0])
-                if created, let identity { try await store.adoptIdentity(identity) }
-                return try await importer.run(bundles: bundles, into: store)
-            }
+            verified = try await OwnThread.run { try importer.verify(bundles: bundles) }
         } catch let problem as BundleProblem {
-            if created { Self.remove(archive, store: !storeExisted) }
             throw CommandFailure(
                 "import refused: \(problem.localizedDescription); nothing was imported", code: ExitCode(20))
         } catch let error as ExportError {
-            if created { Self.remove(archive, store: !storeExisted) }
             if case .badKey = error { throw CommandFailure(error.localizedDescription, code: .usage) }
             throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
-        // An archive's erasures outlive the bundles made before them: what came back is erased again.
-        let held = try await HoldCheck.held(store).reduce(into: Set<String>()) { $0.formUnion($1.ids) }
-        let erasedAgain: Int
+        let isFile = !ArchiveLocation.isPostgres(archive)
+        let storeExisted = FileManager.default.fileExists(atPath: archive + ".files")
+        let backend = try ArchiveLocation.backend(for: archive)
+        let (store, created): (any ArchiveWriter, Bool)
         do {
-            erasedAgain = try await store.reapplyErasures(keeping: held, at: ArchiveTime.now())
+            (store, created) = try await backend.openOrCreate(at: archive)
         } catch {
-            throw CommandFailure(
-                "imported, but the erasure register could not be applied again: \(error.localizedDescription); "
-                    + "run the import again (it adds nothing twice) before using the archive", code: ExitCode(10))
+            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
         }
-        var digests: [String: JSONValue] = [:]
-        for bundle in bundles { digests[bundle] = .string((try? BundleVerifier.fileSHA256(bundle)) ?? "") }
+        let summary: BundleImport.Summary
+        do {
+            summary = try await OwnThread.run {
+                if created, let identity = try BundleImport.identity(ofBundle: bundles[0]) {
+                    try await store.adoptIdentity(identity)
+                }
+                return try await importer.run(verified, into: store)
+            }
+        } catch let problem as BundleProblem {
+            // An attachment file that cannot be restored: no record was stored.
+            if created, isFile { Self.remove(archive, store: !storeExisted) }
+            throw CommandFailure(
+                "import refused: \(problem.localizedDescription); no record was imported", code: ExitCode(20))
+        } catch let stopped as BundleImport.Stopped {
+            if created, isFile {
+                Self.remove(archive, store: !storeExisted)
+                throw CommandFailure(
+                    "import refused: \(stopped.problem.localizedDescription); nothing was imported (the new "
+                        + "archive was removed)", code: ExitCode(20))
+            }
+            // The records before it stay (importing is idempotent): made as safe as a finished import's.
+            try? await store.settleAfterBulkChange()
+            let erasedAgain = try await Self.eraseAgain(in: store)
+            try? await store.appendAudit(
+                action: "import",
+                detail: .object([
+                    "bundles": .object(Self.digests(bundles)), "stopped": .string(stopped.problem.localizedDescription),
+                    "records": .int(stopped.records), "inserted": .int(stopped.inserted),
+                    "erased_again": .int(erasedAgain),
+                ]))
+            throw CommandFailure(
+                "import stopped: \(stopped.problem.localizedDescription). The \(stopped.records) records before it "
+                    + "were stored (\(stopped.inserted) of them new) and are kept"
+                    + (erasedAgain > 0 ? ", \(erasedAgain) messages erased again as the erasure register says" : "")
+                    + "; none after it. Importing adds nothing twice: import a readable copy of the bundle to "
+                    + "complete it", code: ExitCode(20))
+        } catch let error as ExportError {
+            if created, isFile { Self.remove(archive, store: !storeExisted) }
+            throw CommandFailure(error.localizedDescription, code: ExitCode(10))
+        }
+        let erasedAgain = try await Self.eraseAgain(in: store)
         _ = try? await store.appendAudit(
             action: "import",
             detail: .object([
-                "bundles": .object(digests), "records": .int(summary.records),
+                "bundles": .object(Self.digests(bundles)), "records": .int(summary.records),
                 "inserted": .int(summary.inserted), "files": .int(summary.files), "file_bytes": .int(summary.fileBytes),
                 "erased_again": .int(erasedAgain),
             ]))
@@ -121,6 +150,26 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                     + (erasedAgain > 0
                         ? "; \(erasedAgain) messages erased again, as the archive's erasure register says" : ""))
         }
+    }
+
+    /// An archive's erasures outlive the bundles made before them: what came back is erased again (legal holds
+    /// kept). Returns how many messages that erased.
+    private static func eraseAgain(in store: any ArchiveWriter) async throws -> Int {
+        let held = try await HoldCheck.held(store).reduce(into: Set<String>()) { $0.formUnion($1.ids) }
+        do {
+            return try await store.reapplyErasures(keeping: held, at: ArchiveTime.now())
+        } catch {
+            throw CommandFailure(
+                "imported, but the erasure register could not be applied again: \(error.localizedDescription); "
+                    + "run the import again (it adds nothing twice) before using the archive", code: ExitCode(10))
+        }
+    }
+
+    /// Each bundle file's SHA-256, for the audit log.
+    private static func digests(_ bundles: [String]) -> [String: JSONValue] {
+        var digests: [String: JSONValue] = [:]
+        for bundle in bundles { digests[bundle] = .string((try? BundleVerifier.fileSHA256(bundle)) ?? "") }
+        return digests
     }
 
     /// Removes an archive this import created, and the file store beside it when the import made that too.
