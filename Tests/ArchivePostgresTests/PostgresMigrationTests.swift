@@ -3,6 +3,8 @@ import ArchivePostgres
 import ArchiveSQL
 import ArchiveTestSupport
 import PostgresNIO
+import QueryLanguage
+import QuickBlox
 import Testing
 
 /// Opening an archive: migrations applied once, in order, by exactly one of several processes; the identity.
@@ -11,10 +13,13 @@ struct PostgresMigrationTests {
     @Test func openMigratesOnceAndListsTheMigrationsInOrder() async throws {
         let location = try await SharedCluster.database()
         let first = try await PostgresArchive.open(location)
-        #expect(first.migratedOnOpen == ["v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups"])
+        #expect(
+            first.migratedOnOpen == [
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+            ])
         #expect(
             try await first.appliedMigrations() == [
-                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
             ])
         await first.close()
 
@@ -22,7 +27,7 @@ struct PostgresMigrationTests {
         #expect(second.migratedOnOpen == [], "a second open applied migrations again")
         #expect(
             try await second.appliedMigrations() == [
-                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
             ])
         await second.close()
     }
@@ -39,7 +44,7 @@ struct PostgresMigrationTests {
         // applies v1 and v2, another v3): each migration once, and each opener's own in order.
         #expect(
             archives.flatMap(\.migratedOnOpen).sorted() == [
-                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+                "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
             ],
             "exactly one opener applies each migration")
         for archive in archives { #expect(archive.migratedOnOpen == archive.migratedOnOpen.sorted()) }
@@ -48,7 +53,7 @@ struct PostgresMigrationTests {
             identities.insert(try await archive.identity())
             #expect(
                 try await archive.appliedMigrations() == [
-                    "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups",
+                    "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
                 ])
             await archive.close()
         }
@@ -60,7 +65,10 @@ struct PostgresMigrationTests {
             for try await (name, count) in rows.decode((String, Int64).self) { counts[name] = count }
             return counts
         }
-        #expect(counts == ["v1-core": 1, "v2-crawl-workers": 1, "v3-listing-parts": 1, "v4-stats-rollups": 1])
+        #expect(
+            counts == [
+                "v1-core": 1, "v2-crawl-workers": 1, "v3-listing-parts": 1, "v4-stats-rollups": 1, "v5-word-table": 1,
+            ])
     }
 
     @Test func identityIsWrittenOnceAndStableAcrossReopens() async throws {
@@ -101,5 +109,72 @@ struct PostgresMigrationTests {
         await #expect(throws: ArchiveError.newerFormat(path: location.description)) {
             try await PostgresArchive.open(location)
         }
+    }
+
+    /// `v5-word-table` on an archive that has messages: every vector moves out of `messages`, unchanged, and every
+    /// search finds what it found before. The archive is written by this build, then put back in `v4`'s shape
+    /// (the vectors in `messages.words`, GIN-indexed), as an archive made by the build before would be.
+    @Test func v5MovesEveryVectorAndSearchesFindTheSameMessages() async throws {
+        typealias F = ArchiveFixture
+        let location = try await SharedCluster.database()
+        let texts = [
+            "see you at the invoice meeting", "you see, the invoice", nil, "Straße über Köln — see you",
+            "東京で会いましょう see you", "", "refund the invoice now", "Ελληνικά γράμματα",
+        ]
+        var archive = try await PostgresArchive.open(location, now: F.baseTime)
+        _ = try await archive.storeDialogs(rawItems: [F.dialog(F.dialogID).json], at: F.baseTime)
+        let messages = texts.enumerated().map { F.message($0.offset + 1, text: $0.element, offset: $0.offset) }
+        _ = try await archive.storeMessages(
+            dialogID: F.dialogID, rawItems: messages.map(\.json), cursor: CrawlCursor().advanced(over: messages),
+            at: F.baseTime)
+        let queries = [
+            "invoice", "\"see you\"", "see -invoice", "invoice OR from:2", "NOT invoice", "köln", "東京", "γράμματα",
+        ]
+        func answers(_ archive: PostgresArchive) async throws -> [[String]] {
+            var all: [[String]] = []
+            for text in queries {
+                let query = try QueryParser(now: F.baseTime).parse(text)
+                all.append(try await archive.search(query, options: SearchOptions(limit: 50)).map(\.message.id))
+            }
+            return all
+        }
+        let before = try await answers(archive)
+        #expect(before[0].count == 3 && before[1].count == 3, "\(before)")
+        let vectors =
+            "SELECT m.id || ' ' || w.words::text FROM messages m JOIN message_words w USING (date_key) ORDER BY 1"
+        let stored = try await withClient(location) {
+            try await column($0, PostgresQuery(unsafeSQL: vectors), as: String.self)
+        }
+        #expect(stored.count == 6, "a row for each message with words: \(stored)")
+        await archive.close()
+
+        try await withClient(location) { client in
+            for statement in [
+                "ALTER TABLE messages ADD COLUMN words tsvector",
+                "UPDATE messages m SET words = w.words FROM message_words w WHERE w.date_key = m.date_key",
+                "DROP TABLE message_words", "CREATE INDEX messages_words ON messages USING gin (words)",
+                "DELETE FROM qbarchive_migrations WHERE name = 'v5-word-table'",
+            ] {
+                _ = try await client.query(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        archive = try await PostgresArchive.open(location)
+        #expect(archive.migratedOnOpen == ["v5-word-table"])
+        let moved = try await withClient(location) {
+            try await column($0, PostgresQuery(unsafeSQL: vectors), as: String.self)
+        }
+        #expect(moved == stored)
+        let columns = try await withClient(location) { client in
+            try await column(
+                client,
+                """
+                SELECT attname::text FROM pg_attribute
+                WHERE attrelid = 'messages'::regclass AND NOT attisdropped AND attname = 'words'
+                """, as: String.self)
+        }
+        #expect(columns.isEmpty, "messages.words is gone")
+        #expect(try await answers(archive) == before)
+        #expect(try await archive.integrityProblems() == [])
+        await archive.close()
     }
 }

@@ -62,8 +62,9 @@ struct PostgresPageBatchTests {
         // The words follow each row's text (a batch must not shift one row's vector onto another).
         let mismatched = try await pair.postgresColumn(
             """
-            SELECT id FROM messages
-            WHERE (text IS NULL OR text = '') <> (words IS NULL) OR (text LIKE '%world%') <> (words @@ 'world')
+            SELECT m.id FROM messages m LEFT JOIN message_words w USING (date_key)
+            WHERE (m.text IS NULL OR m.text = '') <> (w.words IS NULL)
+                OR (m.text LIKE '%world%') <> COALESCE(w.words @@ 'world', FALSE)
             """, as: String.self)
         #expect(mismatched.isEmpty)
         #expect(try await pair.postgres.integrityProblems() == [])

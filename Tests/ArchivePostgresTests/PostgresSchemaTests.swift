@@ -20,7 +20,7 @@ struct PostgresSchemaTests {
                 "archive_meta", "attachment_files", "audit_log", "crawl_leases", "crawl_listing_parts", "crawl_state",
                 "crawl_workers",
                 "crawls", "dialog_hides", "dialog_membership", "dialogs", "erasures", "holds", "message_hides",
-                "message_revisions", "messages",
+                "message_revisions", "message_words", "messages",
                 "qbarchive_migrations", "runs", "stats_dialog_hours", "stats_dialog_kinds", "stats_dialog_replies",
                 "stats_dialog_sender_days", "stats_dialog_senders",
                 "stats_dialogs", "stats_hours", "stats_kinds", "stats_replies", "stats_sender_days", "stats_senders",
@@ -62,7 +62,8 @@ struct PostgresSchemaTests {
             return (extensions, indexes)
         }
         #expect(extensions.contains("pg_trgm"))
-        #expect(indexes["messages_words"]?.contains("USING gin (words)") == true, "\(indexes)")
+        #expect(indexes["message_words_gin"]?.contains("USING gin (words)") == true, "\(indexes)")
+        #expect(indexes["messages_words"] == nil, "v5-word-table dropped the index on messages.words")
         #expect(
             indexes["messages_trigrams"]?.contains("USING gin (COALESCE(text_folded, text) gin_trgm_ops)") == true,
             "\(indexes)")

@@ -99,10 +99,12 @@ struct PostgresWriterTests {
                 == ["Ünïcode meeting at noon"])
         #expect(try await pair.postgresColumn("SELECT edited FROM messages WHERE id = \(id1)", as: Int.self) == [1])
         let found = try await pair.postgresColumn(
-            "SELECT id FROM messages WHERE words @@ 'tomorrow'::tsquery", as: String.self)
+            "SELECT m.id FROM messages m JOIN message_words w USING (date_key) WHERE w.words @@ 'tomorrow'::tsquery",
+            as: String.self)
         #expect(found == [id1])
         let gone = try await pair.postgresColumn(
-            "SELECT id FROM messages WHERE words @@ 'noon'::tsquery", as: String.self)
+            "SELECT m.id FROM messages m JOIN message_words w USING (date_key) WHERE w.words @@ 'noon'::tsquery",
+            as: String.self)
         #expect(gone.isEmpty)
         // The text of message 2 holds U+FFFD where the sender put U+0000, as SQLite's; raw keeps the escape.
         let id2 = Fixture.objectID(2)
@@ -111,6 +113,45 @@ struct PostgresWriterTests {
                 == ["nul\u{FFFD}inside"])
         let raw = try await pair.postgresColumn("SELECT raw FROM messages WHERE id = \(id2)", as: String.self)
         #expect(raw.first?.contains("nul\\u0000inside") == true)
+        #expect(try await pair.postgres.integrityProblems() == [])
+    }
+
+    /// A message's words live in `message_words` under its `date_key`: they follow a `date_sent` a crawl rewrites
+    /// (the key changes with it), an edit's new text, and a text that goes; a message without text has no row.
+    @Test func wordsFollowTheKeyAndTheText() async throws {
+        let pair = try await WriterPair.make()
+        defer { Task { await pair.close() } }
+        var first = Fixture.message(1, text: "alpha beta")
+        var second = Fixture.message(2, text: "gamma", offset: 1)
+        let third = Fixture.message(3, text: nil, offset: 2)
+        _ = try await pair.write([first, second, third])
+        // Moved in time without a change of text (refreshed), then moved again with a new text (edited).
+        first.dateSent = Self.base + 7_200
+        first.updatedAt = Self.base + 100
+        _ = try await pair.write([first], at: Self.base + 10)
+        let refreshed = try await pair.postgresColumn(
+            "SELECT m.id || ' ' || w.words::text FROM messages m JOIN message_words w USING (date_key)", as: String.self
+        )
+        #expect(
+            refreshed.sorted() == ["\(Fixture.objectID(1)) 'alpha':1 'beta':2", "\(Fixture.objectID(2)) 'gamma':1"])
+        first.dateSent = Self.base + 86_400
+        first.text = "delta"
+        first.updatedAt = Self.base + 200
+        second.text = nil
+        second.updatedAt = Self.base + 200
+        let counts = try await pair.write([first, second], at: Self.base + 20)
+        #expect(counts.postgres.edited == 2, "\(counts)")
+        let words = try await pair.postgresColumn(
+            """
+            SELECT m.id || ' ' || COALESCE(w.words::text, '∅') FROM messages m
+            LEFT JOIN message_words w USING (date_key) ORDER BY m.id
+            """, as: String.self)
+        #expect(
+            words == [
+                "\(Fixture.objectID(1)) 'delta':1", "\(Fixture.objectID(2)) ∅", "\(Fixture.objectID(3)) ∅",
+            ])
+        #expect(try await pair.postgresColumn("SELECT count(*) FROM message_words", as: Int.self) == [1])
+        try await pair.expectSameRows("messages", WriterPair.messageColumns, blobs: ["content_hash"], order: "rowid")
         #expect(try await pair.postgres.integrityProblems() == [])
     }
 
@@ -123,7 +164,11 @@ struct PostgresWriterTests {
         #expect(folded == ["strasse", "∅"])
         // A tampered vector is reported.
         try await withClient(pair.location) { client in
-            _ = try await client.query("UPDATE messages SET words = 'other'::tsvector WHERE text = 'plain'")
+            _ = try await client.query(
+                """
+                UPDATE message_words SET words = 'other'::tsvector
+                WHERE date_key = (SELECT date_key FROM messages WHERE text = 'plain')
+                """)
         }
         #expect(
             try await pair.postgres.integrityProblems() == [

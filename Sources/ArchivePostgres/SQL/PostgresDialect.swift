@@ -4,7 +4,7 @@ import QueryLanguage
 import TextIndex
 
 /// PostgreSQL's SQL for the shared reader: `$n` placeholders, the word index as a GIN-indexed `tsvector` of
-/// TextIndex's tokens (``PostgresWords``), `ctn` through a `pg_trgm` index on the folded text
+/// TextIndex's tokens (``PostgresWords``) in `message_words`, keyed by `date_key`, `ctn` through a `pg_trgm` index on the folded text
 /// (``PostgresFold``), JSON through `jsonb` functions over the canonical JSON text the archive stores.
 public struct PostgresDialect: SQLDialect {
     public init() {}
@@ -18,12 +18,14 @@ public struct PostgresDialect: SQLDialect {
         .text(PostgresWords.query(query))
     }
 
+    /// As SQLite's: the message's key among the words' hits, which PostgreSQL reads once from the GIN index into
+    /// a hash (a hashed subplan) beside an `OR` or under a `NOT`, rather than probing once for every message.
     public func wordCondition(_ query: SQLValue) -> SQLFragment {
-        "m.words @@ CAST(\(query) AS tsquery)"
+        "m.date_key IN (SELECT x.date_key FROM message_words x WHERE x.words @@ CAST(\(query) AS tsquery))"
     }
 
     public func wordKeys(_ query: SQLValue) -> SQLFragment {
-        "SELECT w.date_key AS rowid FROM messages w WHERE w.words @@ CAST(\(query) AS tsquery)"
+        "SELECT w.date_key AS rowid FROM message_words w WHERE w.words @@ CAST(\(query) AS tsquery)"
     }
 
     /// The words' GIN index answers the match and the hits are sorted by key. The sort is of an expression
@@ -54,7 +56,7 @@ public struct PostgresDialect: SQLDialect {
         if let atLeast { range += " AND w.date_key >= \(atLeast)" }
         if let below { range += " AND w.date_key < \(below)" }
         return """
-            SELECT s.date_key AS rowid FROM (SELECT w.date_key, w.words FROM messages w WHERE \(range) \
+            SELECT s.date_key AS rowid FROM (SELECT w.date_key, w.words FROM message_words w WHERE \(range) \
             ORDER BY w.date_key \(order) LIMIT \(Int64(within))) AS s \
             WHERE s.words @@ CAST(\(query) AS tsquery) ORDER BY s.date_key \(order) LIMIT 1 OFFSET \(Int64(offset))
             """
@@ -70,7 +72,7 @@ public struct PostgresDialect: SQLDialect {
         if let atLeast { range += " AND w.date_key >= \(atLeast)" }
         if let below { range += " AND w.date_key < \(below)" }
         return
-            "SELECT w.date_key AS rowid FROM messages w WHERE \(range) AND ts_match_vq(w.words, CAST(\(query) AS tsquery))"
+            "SELECT w.date_key AS rowid FROM message_words w WHERE \(range) AND ts_match_vq(w.words, CAST(\(query) AS tsquery))"
     }
 
     /// `DEFAULT_TS_MATCH_SEL`: `tsquerysel` estimates a lexeme missing from the column's most common elements
@@ -120,7 +122,7 @@ public struct PostgresDialect: SQLDialect {
     public func rankedWordKeys(_ query: SQLValue, atLeast: Int64?, below: Int64?) -> SQLFragment {
         var statement: SQLFragment = """
             SELECT r.date_key AS rank_rowid, ts_rank(r.words, CAST(\(query) AS tsquery)) AS rank_score \
-            FROM messages r WHERE r.words @@ CAST(\(query) AS tsquery)
+            FROM message_words r WHERE r.words @@ CAST(\(query) AS tsquery)
             """
         if let atLeast { statement += " AND r.date_key >= \(atLeast)" }
         if let below { statement += " AND r.date_key < \(below)" }

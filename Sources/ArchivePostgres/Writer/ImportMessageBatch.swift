@@ -70,28 +70,39 @@ struct ImportMessageBatch {
     /// - Returns: how many messages were new.
     func insert(connection: PostgresConnection) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
+        // One statement: the new rows, then the vectors of those with words under the keys they were given — the
+        // first copy's, as a message repeated in the batch is inserted once, as its first copy (`ORDER BY n`).
         let rows = try await connection.query(
             """
-            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited,
-                deleted_at, hidden_for, deleted_evidence, words, text_folded)
-            SELECT id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text, attachments,
-                custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited, deleted_at,
-                hidden_for, deleted_evidence, words::tsvector, text_folded
-            FROM unnest(\(ids)::text[], \(dialogIDs)::text[], \(NullableArray(senderIDs))::bigint[],
-                \(NullableArray(recipientIDs))::bigint[], \(datesSent)::bigint[],
-                \(NullableArray(createdAts))::bigint[], \(NullableArray(updatedAts))::bigint[],
-                \(NullableArray(texts))::text[], \(attachments)::text[], \(customs)::text[], \(readIDs)::text[],
-                \(deliveredIDs)::text[], \(raws)::text[], \(hashes)::bytea[], \(firstSeen)::bigint[],
-                \(lastSeen)::bigint[], \(edited)::bigint[], \(NullableArray(deletedAts))::bigint[],
-                \(NullableArray(hiddenFor))::text[], \(NullableArray(evidence))::text[],
-                \(NullableArray(words))::text[], \(NullableArray(folded))::text[])
-                WITH ORDINALITY AS r (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
-                    text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
-                    last_seen_at, edited, deleted_at, hidden_for, deleted_evidence, words, text_folded, n)
-            ORDER BY n
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
+            WITH r AS MATERIALIZED (
+                SELECT * FROM unnest(\(ids)::text[], \(dialogIDs)::text[], \(NullableArray(senderIDs))::bigint[],
+                    \(NullableArray(recipientIDs))::bigint[], \(datesSent)::bigint[],
+                    \(NullableArray(createdAts))::bigint[], \(NullableArray(updatedAts))::bigint[],
+                    \(NullableArray(texts))::text[], \(attachments)::text[], \(customs)::text[], \(readIDs)::text[],
+                    \(deliveredIDs)::text[], \(raws)::text[], \(hashes)::bytea[], \(firstSeen)::bigint[],
+                    \(lastSeen)::bigint[], \(edited)::bigint[], \(NullableArray(deletedAts))::bigint[],
+                    \(NullableArray(hiddenFor))::text[], \(NullableArray(evidence))::text[],
+                    \(NullableArray(words))::text[], \(NullableArray(folded))::text[])
+                    WITH ORDINALITY AS r (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
+                        last_seen_at, edited, deleted_at, hidden_for, deleted_evidence, words, text_folded, n)),
+            inserted AS (
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
+                    edited, deleted_at, hidden_for, deleted_evidence, text_folded)
+                SELECT id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text, attachments,
+                    custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited,
+                    deleted_at, hidden_for, deleted_evidence, text_folded
+                FROM r ORDER BY n
+                ON CONFLICT (id) DO NOTHING
+                RETURNING id, date_key),
+            worded AS (
+                INSERT INTO message_words (date_key, words)
+                SELECT date_key, words::tsvector FROM (
+                    SELECT DISTINCT ON (i.date_key) i.date_key, r.words FROM inserted i JOIN r ON r.id = i.id
+                    ORDER BY i.date_key, r.n) AS first
+                WHERE words IS NOT NULL)
+            SELECT id FROM inserted
             """, logger: PostgresArchive.silent)
         var inserted: [String] = []
         for try await id in rows.decode(String.self) { inserted.append(id) }

@@ -83,25 +83,32 @@ struct MessageInsertBatch {
     /// - Returns: each inserted id's `rowid`.
     mutating func insert(connection: PostgresConnection, time: Int) async throws -> [String: Int64] {
         guard !isEmpty else { return [:] }
+        // One statement: the rows, then the vectors of those with words under the keys the rows were given.
         let rows = try await connection.query(
             """
-            INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
-                words, text_folded, erased_at)
-            SELECT id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text, attachments,
-                custom, read_ids, delivered_ids, raw, content_hash, \(Int64(time)), \(Int64(time)),
-                words::tsvector, text_folded, erased_at
-            FROM unnest(\(ids)::text[], \(dialogIDs)::text[], \(NullableArray(senderIDs))::bigint[],
-                \(NullableArray(recipientIDs))::bigint[], \(datesSent)::bigint[],
-                \(NullableArray(createdAts))::bigint[], \(NullableArray(updatedAts))::bigint[],
-                \(NullableArray(texts))::text[], \(attachments)::text[], \(customs)::text[], \(readIDs)::text[],
-                \(deliveredIDs)::text[], \(raws)::text[], \(hashes)::bytea[], \(NullableArray(words))::text[],
-                \(NullableArray(folded))::text[], \(NullableArray(erasedAts))::bigint[])
-                WITH ORDINALITY AS r (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
-                    text, attachments, custom, read_ids, delivered_ids, raw, content_hash, words, text_folded,
-                    erased_at, n)
-            ORDER BY n
-            RETURNING id, rowid
+            WITH r AS MATERIALIZED (
+                SELECT * FROM unnest(\(ids)::text[], \(dialogIDs)::text[], \(NullableArray(senderIDs))::bigint[],
+                    \(NullableArray(recipientIDs))::bigint[], \(datesSent)::bigint[],
+                    \(NullableArray(createdAts))::bigint[], \(NullableArray(updatedAts))::bigint[],
+                    \(NullableArray(texts))::text[], \(attachments)::text[], \(customs)::text[], \(readIDs)::text[],
+                    \(deliveredIDs)::text[], \(raws)::text[], \(hashes)::bytea[], \(NullableArray(words))::text[],
+                    \(NullableArray(folded))::text[], \(NullableArray(erasedAts))::bigint[])
+                    WITH ORDINALITY AS r (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, words, text_folded,
+                        erased_at, n)),
+            inserted AS (
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
+                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at,
+                    text_folded, erased_at)
+                SELECT id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text, attachments,
+                    custom, read_ids, delivered_ids, raw, content_hash, \(Int64(time)), \(Int64(time)), text_folded,
+                    erased_at
+                FROM r ORDER BY n
+                RETURNING id, rowid, date_key),
+            worded AS (
+                INSERT INTO message_words (date_key, words)
+                SELECT i.date_key, r.words::tsvector FROM inserted i JOIN r ON r.id = i.id WHERE r.words IS NOT NULL)
+            SELECT id, rowid FROM inserted
             """, logger: PostgresArchive.silent)
         var rowIDs: [String: Int64] = [:]
         for try await (id, rowID) in rows.decode((String, Int64).self) { rowIDs[id] = rowID }

@@ -119,9 +119,14 @@ extension PostgresArchive {
             try await connection.run(
                 """
                 UPDATE messages m SET text = NULL, attachments = '[]', custom = '{}', raw = s.raw,
-                    content_hash = \(Data()), erased_at = \(Int64(time)), words = NULL, text_folded = NULL
+                    content_hash = \(Data()), erased_at = \(Int64(time)), text_folded = NULL
                 FROM unnest(\(rowIDs)::bigint[], \(skeletons)::text[]) AS s(rowid, raw)
                 WHERE m.rowid = s.rowid
+                """)
+            try await connection.run(
+                """
+                DELETE FROM message_words w USING messages m
+                WHERE m.rowid = ANY(\(rowIDs)::bigint[]) AND w.date_key = m.date_key
                 """)
             report.revisions += try await connection.changes(
                 "DELETE FROM message_revisions WHERE message_id = ANY(\(ids)) RETURNING 1")

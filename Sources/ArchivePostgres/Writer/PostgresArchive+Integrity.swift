@@ -5,7 +5,7 @@ extension PostgresArchive {
     /// Messages read per statement by ``integrityProblems()``.
     static let integrityBatch = 1_000
 
-    /// What the archive finds wrong with itself: every message whose `words` or `text_folded` differ from what the
+    /// What the archive finds wrong with itself: every message whose words (`message_words`) or `text_folded` differ from what the
     /// writer computes from its `text` (``PostgresWords``, ``PostgresPageWriter/folded(_:)``) — the stand-ins for
     /// SQLite's full-text indexes, which its own check compares with the messages. An empty list when all is well.
     ///
@@ -19,8 +19,9 @@ extension PostgresArchive {
             var batch: [(rowID: Int64, id: String, text: String?, folded: String?, words: String?)] = []
             let rows = try await client.query(
                 """
-                SELECT rowid, id, text, text_folded, words::text FROM messages WHERE rowid > \(after)
-                ORDER BY rowid LIMIT \(Self.integrityBatch)
+                SELECT m.rowid, m.id, m.text, m.text_folded, w.words::text
+                FROM messages m LEFT JOIN message_words w ON w.date_key = m.date_key
+                WHERE m.rowid > \(after) ORDER BY m.rowid LIMIT \(Self.integrityBatch)
                 """, logger: Self.silent)
             for try await row in rows.decode((Int64, String, String?, String?, String?).self) {
                 batch.append((row.0, row.1, row.2, row.3, row.4))

@@ -85,7 +85,9 @@ extension PostgresArchive {
             do {
                 let pending = try await connection.exists("SELECT 1 FROM erasures WHERE purged_at IS NULL LIMIT 1")
                 if pending {
-                    for table in ["messages", "message_revisions", "users", "dialogs", "attachment_files"] {
+                    for table in [
+                        "messages", "message_words", "message_revisions", "users", "dialogs", "attachment_files",
+                    ] {
                         try await connection.run("VACUUM (ANALYZE) \(unescaped: table)")
                     }
                     try await connection.run("VACUUM pg_catalog.pg_statistic")

@@ -138,10 +138,21 @@ struct PostgresPageWriter {
                     updated_at = \(message.updatedAt), text = \(text), attachments = \(content.attachments),
                     custom = \(content.custom), read_ids = \(content.readIDs), delivered_ids = \(content.deliveredIDs),
                     raw = \(content.raw), content_hash = \(content.contentHash), last_seen_at = \(time),
-                    edited = edited + 1, deleted_at = NULL,
-                    words = \(PostgresWords.vector(of: text))::tsvector, text_folded = \(Self.folded(text))
+                    edited = edited + 1, deleted_at = NULL, text_folded = \(Self.folded(text))
                 WHERE rowid = \(rowID)
                 """)
+            // After the update, whose new `date_sent` the key of the message's words followed (`ON UPDATE CASCADE`).
+            if let vector = PostgresWords.vector(of: text) {
+                try await connection.run(
+                    """
+                    INSERT INTO message_words (date_key, words)
+                    SELECT date_key, \(vector)::tsvector FROM messages WHERE rowid = \(rowID)
+                    ON CONFLICT (date_key) DO UPDATE SET words = EXCLUDED.words
+                    """)
+            } else {
+                try await connection.run(
+                    "DELETE FROM message_words WHERE date_key = (SELECT date_key FROM messages WHERE rowid = \(rowID))")
+            }
         } else {
             // The same content hash: the same text, so the same words and folded text.
             try await connection.run(
