@@ -7,7 +7,7 @@
 #
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
 #   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (2,830 s on 2026-11-28)
-#   CONCURRENCIES=16 PG_WORKERS=goal …                      # the goal's worker pair back (3,458–3,526 s on 2026-11-28)
+#   CONCURRENCIES=16 PG_WORKERS=goal …                      # the goal's worker pair back (3,229–3,526 s on 2026-11-28)
 #   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about two minutes
 set -euo pipefail
 
