@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 extension BundleImport {
@@ -7,8 +8,13 @@ extension BundleImport {
         public let paths: [String]
         let reports: [BundleVerifier.Report]
 
-        /// The manifest of the first part.
-        public var manifest: BundleManifest { reports[0].manifest }
+        /// The identity of the archive the bundle came from (its first part's manifest), for a new archive to
+        /// take; `nil` when the manifest names none.
+        public var identity: ArchiveIdentity? { BundleImport.identity(of: reports[0].manifest) }
+        /// Each part's SHA-256, as verification computed it: what the audit log records.
+        public var digests: [String: String] {
+            Dictionary(zip(paths, reports.map(\.sha256))) { first, _ in first }
+        }
     }
 
     /// An import that stopped at a record it cannot read, in a bundle whose checksums were right (a bundle

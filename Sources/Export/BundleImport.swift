@@ -143,15 +143,19 @@ public struct BundleImport: Sendable {
                 if chunk.isEmpty { break }
                 bytes += chunk
             }
-            let manifest = try BundleManifest(parsing: bytes)
-            guard case .object(let archive)? = manifest.body["archive"], let id = archive["id"]?.stringValue,
-                let uuid = UUID(uuidString: id), let created = archive["created_at"]?.stringValue,
-                let createdAt = ISO8601.parse(created)
-            else { return nil }
-            return ArchiveIdentity(id: uuid, createdAt: createdAt)
+            return identity(of: try BundleManifest(parsing: bytes))
         } catch let error as ContainerError {
             throw BundleProblem(file: error.entry ?? path, reason: "cannot be read: \(error.message)")
         }
+    }
+
+    /// The identity of the archive a manifest says the bundle came from; `nil` when it names none.
+    static func identity(of manifest: BundleManifest) -> ArchiveIdentity? {
+        guard case .object(let archive)? = manifest.body["archive"], let id = archive["id"]?.stringValue,
+            let uuid = UUID(uuidString: id), let created = archive["created_at"]?.stringValue,
+            let createdAt = ISO8601.parse(created)
+        else { return nil }
+        return ArchiveIdentity(id: uuid, createdAt: createdAt)
     }
 
     private static func add(

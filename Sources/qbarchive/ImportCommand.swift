@@ -91,9 +91,7 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
         let summary: BundleImport.Summary
         do {
             summary = try await OwnThread.run {
-                if created, let identity = try BundleImport.identity(ofBundle: bundles[0]) {
-                    try await store.adoptIdentity(identity)
-                }
+                if created, let identity = verified.identity { try await store.adoptIdentity(identity) }
                 return try await importer.run(verified, into: store)
             }
         } catch let problem as BundleProblem {
@@ -114,7 +112,8 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             try? await store.appendAudit(
                 action: "import",
                 detail: .object([
-                    "bundles": .object(Self.digests(bundles)), "stopped": .string(stopped.problem.localizedDescription),
+                    "bundles": .object(verified.digests.mapValues(JSONValue.string)),
+                    "stopped": .string(stopped.problem.localizedDescription),
                     "records": .int(stopped.records), "inserted": .int(stopped.inserted),
                     "erased_again": .int(erasedAgain),
                 ]))
@@ -132,7 +131,7 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
         _ = try? await store.appendAudit(
             action: "import",
             detail: .object([
-                "bundles": .object(Self.digests(bundles)), "records": .int(summary.records),
+                "bundles": .object(verified.digests.mapValues(JSONValue.string)), "records": .int(summary.records),
                 "inserted": .int(summary.inserted), "files": .int(summary.files), "file_bytes": .int(summary.fileBytes),
                 "erased_again": .int(erasedAgain),
             ]))
@@ -163,13 +162,6 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                 "imported, but the erasure register could not be applied again: \(error.localizedDescription); "
                     + "run the import again (it adds nothing twice) before using the archive", code: ExitCode(10))
         }
-    }
-
-    /// Each bundle file's SHA-256, for the audit log.
-    private static func digests(_ bundles: [String]) -> [String: JSONValue] {
-        var digests: [String: JSONValue] = [:]
-        for bundle in bundles { digests[bundle] = .string((try? BundleVerifier.fileSHA256(bundle)) ?? "") }
-        return digests
     }
 
     /// Removes an archive this import created, and the file store beside it when the import made that too.

@@ -77,6 +77,8 @@ struct ImportStoppedCommandTests {
         #expect(try await Self.count("\"unique-old-4\"", in: archive) == "0")
         let log = try await CommandRunner.run(["audit", "list", "--archive", archive, "--json"])
         #expect(log.stdout.contains("stopped") && log.stdout.contains("line 8"), "the stop is audited: \(log.stdout)")
+        let digest = ExportReading.sha256(try Data(contentsOf: URL(fileURLWithPath: bad)))
+        #expect(log.stdout.contains(digest), "the audit entry names the bundle by its SHA-256")
         if backend.name == TestBackend.sqlite.name {
             let bytes = try ["", "-wal", "-shm"].map { suffix -> Data in
                 (try? Data(contentsOf: URL(fileURLWithPath: archive + suffix))) ?? Data()

@@ -4,8 +4,9 @@ import QueryLanguage
 import TextIndex
 
 /// PostgreSQL's SQL for the shared reader: `$n` placeholders, the word index as a GIN-indexed `tsvector` of
-/// TextIndex's tokens (``PostgresWords``) in `message_words`, keyed by `date_key`, `ctn` through a `pg_trgm` index on the folded text
-/// (``PostgresFold``), JSON through `jsonb` functions over the canonical JSON text the archive stores.
+/// TextIndex's tokens (``PostgresWords``) in `message_words`, keyed by `date_key`; `ctn` through a `pg_trgm`
+/// index on the folded text (``PostgresFold``); JSON through `jsonb` functions over the canonical JSON text the
+/// archive stores.
 public struct PostgresDialect: SQLDialect {
     public init() {}
 

@@ -70,8 +70,7 @@ struct ImportMessageBatch {
     /// - Returns: how many messages were new.
     func insert(connection: PostgresConnection) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        // One statement: the new rows, then the vectors of those with words under the keys they were given — the
-        // first copy's, as a message repeated in the batch is inserted once, as its first copy (`ORDER BY n`).
+        // One statement: the new rows, then the vectors of those with words under the keys they were given.
         let rows = try await connection.query(
             """
             WITH r AS MATERIALIZED (
@@ -96,12 +95,7 @@ struct ImportMessageBatch {
                 FROM r ORDER BY n
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id, date_key),
-            worded AS (
-                INSERT INTO message_words (date_key, words)
-                SELECT date_key, words::tsvector FROM (
-                    SELECT DISTINCT ON (i.date_key) i.date_key, r.words FROM inserted i JOIN r ON r.id = i.id
-                    ORDER BY i.date_key, r.n) AS first
-                WHERE words IS NOT NULL)
+            \(unescaped: MessageWordsInsert.fromInserted)
             SELECT id FROM inserted
             """, logger: PostgresArchive.silent)
         var inserted: [String] = []

@@ -105,9 +105,7 @@ struct MessageInsertBatch {
                     erased_at
                 FROM r ORDER BY n
                 RETURNING id, rowid, date_key),
-            worded AS (
-                INSERT INTO message_words (date_key, words)
-                SELECT i.date_key, r.words::tsvector FROM inserted i JOIN r ON r.id = i.id WHERE r.words IS NOT NULL)
+            \(unescaped: MessageWordsInsert.fromInserted)
             SELECT id, rowid FROM inserted
             """, logger: PostgresArchive.silent)
         var rowIDs: [String: Int64] = [:]

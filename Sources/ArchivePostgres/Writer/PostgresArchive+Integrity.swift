@@ -5,9 +5,10 @@ extension PostgresArchive {
     /// Messages read per statement by ``integrityProblems()``.
     static let integrityBatch = 1_000
 
-    /// What the archive finds wrong with itself: every message whose words (`message_words`) or `text_folded` differ from what the
-    /// writer computes from its `text` (``PostgresWords``, ``PostgresPageWriter/folded(_:)``) — the stand-ins for
-    /// SQLite's full-text indexes, which its own check compares with the messages. An empty list when all is well.
+    /// What the archive finds wrong with itself: every message whose words (`message_words`) or `text_folded`
+    /// differ from what the writer computes from its `text` (``PostgresWords``, ``PostgresPageWriter/folded(_:)``)
+    /// — the stand-ins for SQLite's full-text indexes, which its own check compares with the messages. An empty
+    /// list when all is well.
     ///
     /// It reads every message, a batch at a time, in `rowid` order (not one transaction: a crawl may write
     /// meanwhile, and a message it rewrites is written with its words). `NULL`-ness and `text_folded` are compared
