@@ -115,6 +115,20 @@ public struct PostgresMigrator: Sendable {
             .map(\.element)
     }
 
+    /// The recorded names in the order they were applied, in one statement; `nil` when the table does not exist
+    /// (the statement fails with `undefined_table`, which leaves no transaction behind: none is open).
+    static func recordedIfAny(_ client: PostgresClient, logger: Logger) async throws -> [String]? {
+        do {
+            var names: [String] = []
+            let rows = try await client.query(
+                "SELECT name FROM qbarchive_migrations ORDER BY applied_at, name", logger: logger)
+            for try await name in rows.decode(String.self) { names.append(name) }
+            return names
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+            return nil
+        }
+    }
+
     /// The recorded names in the order they were applied, or none when the table does not exist.
     private static func recorded(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         guard try await bool("SELECT to_regclass('qbarchive_migrations') IS NOT NULL", connection, logger) else {
