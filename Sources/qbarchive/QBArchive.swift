@@ -56,7 +56,9 @@ struct QBArchive: AsyncParsableCommand {
             Foundation.exit(failure.code.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                let message = fullMessage(for: error)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                if let hint = dashedQueryHint(message: message) { FileHandle.standardError.write(Data(hint.utf8)) }
                 Foundation.exit(ExitCode.usage.rawValue)
             }
             exit(withError: error)

@@ -26,6 +26,7 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
               sender_id[in]=34,45&message[ctn]=refund   copied from a QuickBlox request
               date between 2024-01-01 and 2024-01-31 a range, both days included
               @links-in-private                      a saved query from queries/
+              -- '-from:bot refund'                  a query that begins with - goes after --
 
             A query is understood or refused: an unknown field, login, dialog name or date, a contradiction \
             (after:2025-01-01 before:2024-01-01) or another language's operator (like, ~) is an error with a \

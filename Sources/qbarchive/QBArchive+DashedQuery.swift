@@ -1,0 +1,37 @@
+import ArgumentParser
+
+extension QBArchive {
+    /// A hint for a usage error when an argument begins with one `-` but reads as a query or a value, not an
+    /// option: `qbarchive search '-from:bot refund'`, `--where -invoice`, `--limit -5`. argument-parser takes such
+    /// an argument for options (`-invoice` for `-i -n -v …`) and then reports the query or the value missing,
+    /// naming neither the argument nor the way out. `nil` when no argument before `--` looks so.
+    ///
+    /// qbarchive's only short options are single letters (`-o`), so one `-` followed by two characters or more,
+    /// or by anything but a letter, is a query's negation (`-invoice`, `-"see you"`, `-from:bot`) or a number.
+    ///
+    /// - Parameter message: argument-parser's message: when it misses an option's value, the hint is that
+    ///   option's `=` form (`--where=-invoice`); otherwise the query after `--`.
+    static func dashedQueryHint(
+        message: String, _ arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> String? {
+        let parsed = arguments.prefix { $0 != "--" }
+        guard let command = arguments.first,
+            let index = parsed.indices.dropFirst().first(where: { readsAsQuery(parsed[$0]) })
+        else { return nil }
+        let suspect = parsed[index]
+        let previous = parsed[index - 1]
+        if message.contains("Missing value for '\(previous)"), previous.hasPrefix("--") {
+            return "hint: `\(suspect)` begins with - and was read as an option, not as the value of \(previous): "
+                + "write \(previous)='\(suspect)'.\n"
+        }
+        return "hint: `\(suspect)` begins with - and was read as an option. A query that begins with - goes "
+            + "after --: qbarchive \(command) [options] -- '\(suspect)'.\n"
+    }
+
+    static func readsAsQuery(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), !argument.hasPrefix("--") else { return false }
+        let rest = argument.dropFirst()
+        guard let first = rest.first else { return false }
+        return rest.count > 1 || !first.isLetter
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// A query or a value that begins with `-` (`-from:bot refund`, `--where -invoice`, `--limit -5`): the argument
+/// parser reads it as options and reports a query or a value missing; qbarchive adds which argument it was and
+/// how to write it (exit 2), and the written form is taken.
+@Suite("qbarchive and arguments that begin with - (the built binary)")
+struct DashedQueryCommandTests {
+    static let archive = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-archive.sqlite").path
+
+    @Test(arguments: ["-invoice", "-from:user2", "-\"see you\"", "-ελλάδα"])
+    func aQueryThatBeginsWithADashGoesAfterTwo(query: String) async throws {
+        let refused = try await CommandRunner.run(["search", "--archive", Self.archive, query])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "hint: `\(query)` begins with - and was read as an option. A query that begins with - goes after "
+                    + "--: qbarchive search [options] -- '\(query)'."), "\(refused.stderr)")
+        // Written so, the query is taken: the run goes on to the archive, which is missing (exit 10).
+        let taken = try await CommandRunner.run(["search", "--archive", Self.archive, "--", query + " refund"])
+        #expect(taken.status == 10, "\(taken.stderr)")
+    }
+
+    @Test(arguments: [
+        ["search", "--limit", "-5", "x"], ["export", "--where", "-from:user2", "--out", "x.jsonl"],
+        ["stats", "--where", "-invoice"],
+    ])
+    func aValueThatBeginsWithADashGoesAfterAnEqualsSign(arguments: [String]) async throws {
+        let option = arguments[1]
+        let value = arguments[2]
+        let refused = try await CommandRunner.run(arguments + ["--archive", Self.archive])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "hint: `\(value)` begins with - and was read as an option, not as the value of \(option): "
+                    + "write \(option)='\(value)'."), "\(refused.stderr)")
+    }
+
+    /// Short options of one letter and misspelt long options get argument-parser's own message, no hint.
+    @Test func optionsAreNotTakenForQueries() async throws {
+        let misspelt = try await CommandRunner.run(["search", "--archive", Self.archive, "--limt", "5", "x"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("Did you mean '--limit'?"))
+        #expect(!misspelt.stderr.contains("hint:"))
+    }
+}
