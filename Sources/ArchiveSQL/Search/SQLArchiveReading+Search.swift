@@ -63,6 +63,10 @@ extension SQLArchiveReading {
             }
             ?? mixedOrKeys(query, compiler: compiler, on: connection)
         if let keys { return try connection.fetchInt("SELECT COUNT(*) FROM (\(keys)) AS k") ?? 0 }
+        if let excluded = compiler.keysOfComplement(query.root) {
+            return try connection.fetchInt(
+                "SELECT (SELECT COUNT(*) FROM messages) - (SELECT COUNT(*) FROM (\(excluded)) AS k)") ?? 0
+        }
         let condition = try compiler.compile(query.root)
         return try connection.fetchInt(
             "SELECT COUNT(*) FROM messages m LEFT JOIN dialogs d ON d.id = m.dialog_id WHERE \(condition)") ?? 0

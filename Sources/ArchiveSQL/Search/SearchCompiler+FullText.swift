@@ -104,6 +104,27 @@ extension SearchCompiler {
         return (compound([text, (others, .word)], with: "UNION").keys, text.keys, others)
     }
 
+    /// The keys of the messages an expression does *not* match, when it is a negation of what the full-text
+    /// indexes answer (``fullTextKeys(_:)``): `-invoice`, `NOT "see you"`, `-invoice -refund` (the keys of
+    /// `invoice OR refund`); `nil` for any other expression. Every message is one of the matches or one of these
+    /// keys, never both, so the matches count as the messages less these keys: at a million messages, `NOT
+    /// invoice` tested every message against the word's 24,904 keys (1.1 s on SQLite).
+    func keysOfComplement(_ expression: QueryExpression) -> SQLFragment? {
+        switch expression {
+        case .not(let inner):
+            return fullTextKeys(inner)?.keys
+        case .and(let children):
+            var negated: [QueryExpression] = []
+            for child in children {
+                guard case .not(let inner) = child else { return nil }
+                negated.append(inner)
+            }
+            return fullTextKeys(.or(negated))?.keys
+        default:
+            return nil
+        }
+    }
+
     /// The word index's keys of an `and`'s words, phrases and prefixes when other conditions stand beside them
     /// (`invoice dialog_type:private`, `refund -from:user2`); `nil` for any other expression, and when those
     /// words are no word-index query (none, or only excluded ones).
