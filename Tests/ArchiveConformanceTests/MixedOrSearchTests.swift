@@ -18,33 +18,9 @@ struct MixedOrSearchTests {
     {
         let corpus = try await SearchCorpus.make(seed: seed, count: 400, backend: backend)
         defer { corpus.remove() }
-        let reference = ReferenceEvaluator(users: corpus.users)
-        var random = SeededRandom(seed: seed * 6_271)
-        var generator = QueryGenerator(corpus: corpus)
-        var partial = 0
-        for _ in 0..<120 {
-            let expression = generator.mixedOr(&random)
-            let query = Query(source: "", root: expression)
-            let expected = corpus.entries.filter { reference.matches(expression, $0) }.map(\.message)
-                .sorted { ($0.dateSent, $0.id) > ($1.dateSent, $1.id) }
-            #expect(try await corpus.archive.count(query) == expected.count, "\(expression)")
-            var options = SearchOptions(limit: 1 + Int(random.next() % 5), offset: Int(random.next() % 3))
-            let page = try await corpus.archive.searchPage(query, options: options, zone: .gmt)
-            let context = "limit \(options.limit) offset \(options.offset) \(expression)"
-            #expect(page.total == expected.count, "\(context)")
-            #expect(
-                page.hits.map(\.message.id)
-                    == Array(expected.dropFirst(options.offset).prefix(options.limit)).map(\.id), "\(context)")
-            // Neither the full-text branches alone nor the others alone: the union must hold both.
-            if expected.count > 0, expected.count < corpus.entries.count { partial += 1 }
-            guard let last = expected.dropLast().randomElement(using: &random) else { continue }
-            options.offset = 0
-            options.after = SearchCursor(dateSent: last.dateSent, messageID: last.id)
-            let next = try await corpus.archive.searchPage(query, options: options, zone: .gmt)
-            let rest = expected.drop { $0.id != last.id }.dropFirst().prefix(options.limit).map(\.id)
-            #expect(next.hits.map(\.message.id) == Array(rest), "after \(last.id) \(context)")
-            #expect(next.total == expected.count, "after \(last.id) \(context)")
-        }
+        var pages = ReferencePages(corpus: corpus, seed: seed * 6_271, keysetPages: true)
+        // Some messages but not all: neither the full-text branches alone nor the others alone.
+        let partial = try await pages.expectTheReferences(rounds: 120) { $0.mixedOr(&$1) }
         #expect(partial > 60, "\(partial) queries matched some messages but not all")
     }
 }
