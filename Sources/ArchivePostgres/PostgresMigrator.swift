@@ -107,9 +107,7 @@ public struct PostgresMigrator: Sendable {
     /// in the order they were applied); empty for a database never migrated.
     public func appliedMigrations(_ client: PostgresClient, logger: Logger) async throws -> [String] {
         let order = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-        let applied = try await client.withConnection { connection in
-            try await Self.recorded(connection, logger: logger)
-        }
+        let applied = try await Self.recordedIfAny(client, logger: logger) ?? []
         return applied.enumerated()
             .sorted { (order[$0.element] ?? Int.max, $0.offset) < (order[$1.element] ?? Int.max, $1.offset) }
             .map(\.element)
@@ -129,7 +127,8 @@ public struct PostgresMigrator: Sendable {
         }
     }
 
-    /// The recorded names in the order they were applied, or none when the table does not exist.
+    /// The recorded names in the order they were applied, or none when the table does not exist; inside a
+    /// transaction (the migrations'), where a failing statement would abort it, the table is looked up first.
     private static func recorded(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         guard try await bool("SELECT to_regclass('qbarchive_migrations') IS NOT NULL", connection, logger) else {
             return []

@@ -91,8 +91,9 @@ extension SearchCompiler {
         -> (keys: SQLFragment, text: SQLFragment, others: SQLFragment)?
     {
         guard case .or(let children) = expression else { return nil }
-        let textual = children.filter { fullTextKeys($0) != nil }
-        let rest = children.filter { fullTextKeys($0) == nil }
+        let (textual, rest) = children.reduce(into: ([QueryExpression](), [QueryExpression]())) { parts, child in
+            if fullTextKeys(child) != nil { parts.0.append(child) } else { parts.1.append(child) }
+        }
         guard !textual.isEmpty, !rest.isEmpty,
             let text = fullTextKeys(textual.count == 1 ? textual[0] : .or(textual))
         else { return nil }
