@@ -1,6 +1,7 @@
 import Archive
 import ArchiveTestSupport
 import Foundation
+import QueryLanguage
 import QuickBlox
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 /// A random history of writes — pages of new and edited messages (senders, days, hours, attachment types),
 /// tombstones, erasures of messages, people and dialogs, retention, reconcile counts, dialogs changing type —
 /// with refreshes at random moments; after each step, every figure of the whole-archive report (three bucket
-/// lengths) read with the roll-ups equals the report read from the messages.
+/// lengths) read with the roll-ups equals the report read from the messages, and so does a report with a query,
+/// whose dialogs' coverage (every message of each dialog, not only the matches) the roll-ups answer.
 @Suite("Stats roll-ups: whole-archive figures equal the figures read from every message")
 struct StatsRollupTests {
     static let start = 1_709_510_400  // Monday 2024-03-04
@@ -29,6 +31,16 @@ struct StatsRollupTests {
                 let actual = try await archive.statistics(request)
                 #expect(Self.differences(actual, expected) == [], "step \(step) (\(action)), \(backend)")
                 if actual != expected { break }
+                var filtered = request
+                filtered.query = try Self.queries[step % Self.queries.count]
+                var filteredReference = filtered
+                filteredReference.readsRollups = false
+                let filteredExpected = try await archive.statistics(filteredReference)
+                let filteredActual = try await archive.statistics(filtered)
+                #expect(
+                    Self.differences(filteredActual, filteredExpected) == [],
+                    "step \(step) (\(action)), \(filtered.query?.source ?? ""), \(backend)")
+                #expect(filteredActual.coverage.count <= actual.coverage.count)
                 if action == "refresh" { rolled += 1 }
             }
             #expect(rolled >= 5, "the history refreshed the roll-ups often enough to be read")
@@ -101,6 +113,17 @@ struct StatsRollupTests {
                 Self.differences(
                     try await archive.statistics(StatisticsRequest()), try await archive.statistics(reference))
                     == [])
+        }
+    }
+
+    /// Queries for the filtered reports: people, dialog types, attachments, words, negations, dates.
+    static var queries: [Query] {
+        get throws {
+            let parser = QueryParser(now: start + 10 * 86_400)
+            return try [
+                "sender_id = 2", "dialog_type:group", "has:attachment", "edited", "NOT sender_id = 1 message",
+                "date_sent < \(start + 86_400)", "nothing-matches-this",
+            ].map { try parser.parse($0) }
         }
     }
 

@@ -18,8 +18,9 @@ public struct StatisticsRequest: Sendable, Hashable {
     public var bucket: Bucket
     /// How many top senders and top dialogs to return.
     public var top: Int
-    /// Whether a whole-archive report may read the statistics roll-ups (it does when they are mostly fresh);
-    /// `false` reads every message, as a report with a query does: the reference the tests compare with.
+    /// Whether a report may read the statistics roll-ups when they are mostly fresh: a whole-archive report for
+    /// every figure, a report with a query for the coverage of its dialogs (which counts each dialog's every
+    /// message); `false` reads every message: the reference the tests compare with.
     package var readsRollups = true
 
     public init(query: Query? = nil, bucket: Bucket = .day, top: Int = 10) {

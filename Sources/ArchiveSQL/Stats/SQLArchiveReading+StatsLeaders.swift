@@ -111,7 +111,7 @@ extension SQLArchiveReading {
         let atCount = d.countWhere(
             "x.first_seen_at <= s.server_counted_at AND (x.deleted_at IS NULL OR x.deleted_at > s.server_counted_at)")
         let counts =
-            if let shares = selection.rollups {
+            if let shares = selection.dialogRollups {
                 """
                 SELECT dialog_id AS dialog, messages - deleted AS live, deleted, at_count FROM (
                     SELECT dialog_id, messages, deleted, at_count FROM stats_dialogs
