@@ -10,7 +10,9 @@ extension QBArchive {
     /// or by anything but a letter, is a query's negation (`-invoice`, `-"see you"`, `-from:bot`) or a number.
     ///
     /// - Parameter message: argument-parser's message: when it misses an option's value, the hint is that
-    ///   option's `=` form (`--where=-invoice`); otherwise the query after `--`.
+    ///   option's `=` form (`--where=-invoice`); otherwise the query after `--` for `search`, whose query is an
+    ///   argument, and the `--where=` form for the commands that take a query only as that option's value
+    ///   (`qbarchive stats -invoice`).
     static func dashedQueryHint(
         message: String, _ arguments: [String] = Array(CommandLine.arguments.dropFirst())
     ) -> String? {
@@ -24,9 +26,16 @@ extension QBArchive {
             return "hint: `\(suspect)` begins with - and was read as an option, not as the value of \(previous): "
                 + "write \(previous)='\(suspect)'.\n"
         }
+        if whereCommands.contains(command) {
+            return "hint: `\(suspect)` begins with - and was read as an option. \(command) takes a query as the "
+                + "value of --where: write --where='\(suspect)'.\n"
+        }
         return "hint: `\(suspect)` begins with - and was read as an option. A query that begins with - goes "
             + "after --: qbarchive \(command) [options] -- '\(suspect)'.\n"
     }
+
+    /// The commands that take a query only as the value of `--where` (`search` takes it as its argument).
+    static let whereCommands: Set = ["stats", "export", "crawl"]
 
     static func readsAsQuery(_ argument: String) -> Bool {
         guard argument.hasPrefix("-"), !argument.hasPrefix("--") else { return false }

@@ -36,6 +36,20 @@ struct DashedQueryCommandTests {
                     + "write \(option)='\(value)'."), "\(refused.stderr)")
     }
 
+    /// A stray query for a command that takes one only as the value of `--where`: the hint names that form, not
+    /// `--`, which those commands would refuse as an unexpected argument.
+    @Test(arguments: ["stats", "export", "crawl"])
+    func aStrayQueryOfACommandWithWhereGoesAfterWhere(command: String) async throws {
+        let refused = try await CommandRunner.run([command, "--archive", Self.archive, "-invoice"])
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "hint: `-invoice` begins with - and was read as an option. \(command) takes a query as the value of "
+                    + "--where: write --where='-invoice'."), "\(refused.stderr)")
+        let help = try await CommandRunner.run([command, "--help"])
+        #expect(help.stdout.contains("--where <"), "\(command) --help lists --where")
+    }
+
     /// Short options of one letter and misspelt long options get argument-parser's own message, no hint.
     @Test func optionsAreNotTakenForQueries() async throws {
         let misspelt = try await CommandRunner.run(["search", "--archive", Self.archive, "--limt", "5", "x"])
