@@ -311,12 +311,13 @@ extension SQLArchiveReading {
     ) throws -> SQLFragment? {
         let dialect = connection.dialect
         guard let share = dialect.unlistedWordShare, options.sort != .rank,
+            let words = compiler.wordsBesideConditions(query.root),
             let keys = compiler.wordKeysBesideConditions(query.root)
         else { return nil }
         let messages = Double(max(try messagesAbout(on: connection), 1))
         // The planner assumes the share for each unlisted word of an `or` (`(zebra OR quokka) has:attachment`
         // estimated at twice it, then walked every message: 1.4 s at a million).
-        let terms = Double(max(compiler.wordsBesideConditions(query.root)?.flatMap(\.rankableTerms).count ?? 1, 1))
+        let terms = Double(max(words.flatMap(\.rankableTerms).count, 1))
         guard let estimate = dialect.estimatedRows(plan: try connection.plan(of: keys)),
             estimate <= (share * messages * terms).rounded(.up)
         else { return nil }
