@@ -9,7 +9,11 @@ import Synchronization
 ///
 /// libcurl's easy interface blocks, so each transfer runs on a Dispatch thread, never on Swift's
 /// cooperative pool (blocking that pool starves every other task in the process). Easy handles are
-/// pooled and reused so their connections stay open between requests.
+/// pooled and reused so their connections stay open between requests. Each handle has a serial queue of
+/// its own: Dispatch gives such queues a thread whenever others are blocked, so every request asked for is
+/// in flight at once. The shared global queue runs about one thread per core and grows by about one a
+/// second while they block: on two cores a crawl at 20 ms a response had two or three requests in flight,
+/// not sixteen (docs/performance.md).
 public final class CurlTransport: Sendable {
     public let configuration: TransportConfiguration
     private let pool = Mutex<[CurlHandle]>([])
@@ -58,7 +62,7 @@ public final class CurlTransport: Sendable {
         let configuration = configuration
         let result: Result<HTTPResponseData, TransportError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                handle.queue.async {
                     continuation.resume(returning: Self.run(handle.raw!, request, configuration, transfer))
                 }
             }
@@ -181,6 +185,8 @@ public final class CurlTransport: Sendable {
 final class CurlHandle: @unchecked Sendable {
     // Used by one transfer at a time: the pool hands it out and takes it back.
     let raw: UnsafeMutableRawPointer?
+    /// Where its transfers block (see ``CurlTransport``).
+    let queue = DispatchQueue(label: "qbarchive.curl")
 
     init() { raw = curl_easy_init() }
 

@@ -8,7 +8,8 @@ extension Emulator {
     ///
     /// - `GET /_emulator/truth`: the truth dump as JSON Lines (`?digests=0` or `1` overrides
     ///   `--no-blob-digests`).
-    /// - `GET /_emulator/stats`: requests served per endpoint, faults injected, downloads served.
+    /// - `GET /_emulator/stats`: requests served per endpoint, the most answered at once, faults injected,
+    ///   downloads served.
     /// - `POST /_emulator/expire-tokens`: ends every session (the next request gets 401).
     /// - `POST /_emulator/live?count=N`: applies N live changes now.
     func registerAdmin(on router: Router<EmulatorContext>) {
@@ -44,11 +45,12 @@ extension Emulator {
                 })
         }
         router.get("/_emulator/stats") { _, _ -> Response in
-            let (requests, injected) = await faults.statistics()
+            let (requests, injected, mostInFlight) = await faults.statistics()
             let snapshot = await store.snapshot()
             let json: JSONValue = [
                 "requests": .object(requests.mapValues(JSONValue.int)),
                 "requests_total": .int(requests.values.reduce(0, +)),
+                "requests_in_flight_max": .int(mostInFlight),
                 "faults": .object(injected.mapValues(JSONValue.int)),
                 "users": .int(snapshot.users.count),
                 "dialogs": .int(snapshot.dialogs.count),

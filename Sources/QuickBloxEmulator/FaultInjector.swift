@@ -31,6 +31,10 @@ actor FaultInjector {
     private var lastRefill: ContinuousClock.Instant
     private(set) var requests: [String: Int] = [:]
     private(set) var faults: [String: Int] = [:]
+    /// Requests being answered now (from ``decide(endpoint:)`` to ``finished()``), and the most there were at once:
+    /// how many requests a client really keeps in flight, whatever it was told.
+    private var inFlight = 0
+    private(set) var mostInFlight = 0
 
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
@@ -45,6 +49,8 @@ actor FaultInjector {
     /// The fault for the next request to `endpoint` (a label such as `GET /chat/Message`).
     func decide(endpoint: String) -> Decision {
         requests[endpoint, default: 0] += 1
+        inFlight += 1
+        mostInFlight = max(mostInFlight, inFlight)
         var decision = Decision()
         // Draw every number every time so one flag does not shift the others' sequence.
         let jitter = Int.random(in: 0...max(0, configuration.jitterMilliseconds), using: &random)
@@ -97,5 +103,10 @@ actor FaultInjector {
 
     private func count(_ fault: String) { faults[fault, default: 0] += 1 }
 
-    func statistics() -> (requests: [String: Int], faults: [String: Int]) { (requests, faults) }
+    /// A request ``decide(endpoint:)`` counted has been answered (or failed).
+    func finished() { inFlight -= 1 }
+
+    func statistics() -> (requests: [String: Int], faults: [String: Int], mostInFlight: Int) {
+        (requests, faults, mostInFlight)
+    }
 }

@@ -14,6 +14,20 @@ struct FaultMiddleware: RouterMiddleware {
     {
         let endpoint = "\(request.method) \(context.endpointPath ?? request.uri.path)"
         let decision = await faults.decide(endpoint: endpoint)
+        do {
+            let response = try await respond(to: request, context: context, decision: decision, next: next)
+            await faults.finished()
+            return response
+        } catch {
+            await faults.finished()
+            throw error
+        }
+    }
+
+    private func respond(
+        to request: Request, context: Context, decision: FaultInjector.Decision,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if decision.rateLimited {
             throw EmulatorError(
                 status: .tooManyRequests, body: QuickBloxErrorBody.list("Too Many Requests").json,
