@@ -145,24 +145,33 @@ extension Crawl {
         _ shared: any SharedCrawlArchive, _ membership: CrawlMembership, worker: WorkerOptions, total: Int,
         into summary: inout CrawlSummary
     ) async throws {
+        // A step holds a slot while it claims and crawls; it frees it when every dialog is done or while it
+        // waits for other workers' dialogs, so this worker's long dialogs can go on in parts (``WalkSlots``).
+        let slots = WalkSlots(free: max(1, options.concurrency))
         try await withThrowingTaskGroup(of: Step.self) { group in
             let step: @Sendable () async throws -> Step = {
-                try await self.claimAndCrawl(shared, membership, worker: worker)
+                try await self.claimAndCrawl(shared, membership, worker: worker, slots: slots)
             }
-            for _ in 0..<max(1, options.concurrency) { group.addTask(operation: step) }
+            for _ in 0..<max(1, options.concurrency) {
+                slots.take()
+                group.addTask(operation: step)
+            }
             var done = 0
             while let next = try await group.next() {
                 switch next {
                 case .finished:
-                    continue
+                    slots.give()
                 case .waited:
-                    if !Task.isCancelled { group.addTask(operation: step) }
+                    if !Task.isCancelled {
+                        slots.take()
+                        group.addTask(operation: step)
+                    }
                 case .crawled(let outcome, let takenOver):
                     done += 1
                     summary.dialogs += 1
                     if takenOver { summary.worker?.takenOver += 1 }
                     try tally(outcome, done: done, total: total, into: &summary)
-                    if !Task.isCancelled { group.addTask(operation: step) }
+                    if !Task.isCancelled { group.addTask(operation: step) } else { slots.give() }
                 }
             }
         }
@@ -171,12 +180,13 @@ extension Crawl {
     /// Claims one dialog and crawls it, records how it went, and gives it back unfinished when the worker is
     /// stopping; waits a poll interval when live workers hold every dialog not done.
     private func claimAndCrawl(
-        _ shared: any SharedCrawlArchive, _ membership: CrawlMembership, worker: WorkerOptions
+        _ shared: any SharedCrawlArchive, _ membership: CrawlMembership, worker: WorkerOptions, slots: WalkSlots
     ) async throws -> Step {
         switch try await shared.claimDialog(membership, lease: worker.lease) {
         case .finished:
             return .finished
         case .wait:
+            slots.give()
             try await Task.sleep(for: worker.poll)
             return .waited
         case .dialog(let leased, let takenOver):
@@ -185,7 +195,7 @@ extension Crawl {
                 let dialog = try Dialog(json: leased.raw)
                 let target = Target(dialog: dialog, raw: leased.raw, reader: leased.reader, listers: leased.listers)
                 outcome = await self.outcome(
-                    of: target, since: membership.since, runStart: membership.startedAt)
+                    of: target, since: membership.since, runStart: membership.startedAt, slots: slots)
             } catch {
                 outcome = DialogOutcome(dialogID: leased.dialogID, error: error)
             }

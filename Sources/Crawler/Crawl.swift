@@ -40,6 +40,9 @@ public enum CrawlEvent: Sendable {
     case listingPart(part: Int, users: Int)
     case dialogFinished(id: String, new: Int, edited: Int, done: Int, total: Int)
     case dialogFailed(id: String, reason: String)
+    /// A long dialog's walk went on in `parts` parts at once from the second `from`, its crawl's other walks
+    /// being done (``Crawl/walkRange(_:from:below:savesCursor:slots:runStart:)``).
+    case dialogParts(id: String, parts: Int, from: Int)
     /// App scope: a user's dialog list could not be read after retries; the other users' dialogs go on.
     case listingFailed(user: Int, reason: String)
     case tombstoned(messages: Int, dialogs: Int)
@@ -225,18 +228,23 @@ public struct Crawl: Sendable {
 
     /// Crawls dialogs `options.concurrency` at a time; a dialog that fails is recorded and the rest go on.
     func crawlMessages(_ targets: [Target], since: Int?, runStart: Int, into summary: inout CrawlSummary) async throws {
+        let slots = WalkSlots(free: max(1, options.concurrency))
         try await withThrowingTaskGroup(of: DialogOutcome.self) { group in
             var pending = targets.makeIterator()
             for _ in 0..<max(1, options.concurrency) {
                 guard let target = pending.next() else { break }
-                group.addTask { await self.outcome(of: target, since: since, runStart: runStart) }
+                slots.take()
+                group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
             }
             var done = 0
             while let outcome = try await group.next() {
                 done += 1
                 try tally(outcome, done: done, total: targets.count, into: &summary)
                 if !Task.isCancelled, let target = pending.next() {
-                    group.addTask { await self.outcome(of: target, since: since, runStart: runStart) }
+                    // The finished walk's slot goes to the next dialog; only the last dialogs free theirs.
+                    group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
+                } else {
+                    slots.give()
                 }
             }
         }
@@ -266,10 +274,10 @@ public struct Crawl: Sendable {
     /// Crawls one dialog and records how it went in its crawl state (`last_success_at`, or the error), so
     /// `status` can show which dialogs lag. A targeted crawl (`--where`) fetches only part of a dialog and
     /// records no success; a run cut short (cancelled, authentication lost) records nothing for the dialog.
-    func outcome(of target: Target, since: Int?, runStart: Int) async -> DialogOutcome {
+    func outcome(of target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async -> DialogOutcome {
         let id = target.dialog.id
         do {
-            let counts = try await crawlDialog(target, since: since, runStart: runStart)
+            let counts = try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
             if options.query == nil {
                 try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
             }
@@ -283,8 +291,9 @@ public struct Crawl: Sendable {
         }
     }
 
-    /// New messages from the dialog's cursor, then messages changed since the last completed run.
-    func crawlDialog(_ target: Target, since: Int?, runStart: Int) async throws -> PageCounts {
+    /// New messages from the dialog's cursor (in parts when it is long and `slots` has some free), then messages
+    /// changed since the last completed run.
+    func crawlDialog(_ target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async throws -> PageCounts {
         if options.query != nil { return try await crawlTargeted(target, runStart: runStart) }
         var counts = PageCounts()
         let start = try await archive.crawlState(dialogID: target.dialog.id)?.cursor ?? CrawlCursor()
@@ -296,18 +305,16 @@ public struct Crawl: Sendable {
                 start.dateSent == nil || newest > (start.dateSent ?? 0)
                 || (newest == start.dateSent && !start.idsAtDateSent.contains(target.dialog.lastMessageID ?? ""))
         }
-        var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
-        pager.pageSize = options.pageSize
-        pager.newest = target.newest
         if hasNew {
-            try await pager.walk(from: start) { batch in
-                let stored = try await archive.storeMessages(
-                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: batch.cursor,
-                    observedAt: runStart, indexFiles: indexFiles)
-                counts.add(stored)
-            }
+            counts.add(
+                try await walkRange(
+                    target, from: start, below: nil, savesCursor: true, slots: slots, runStart: runStart
+                )
+                .counts)
         }
         if let since {
+            var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
+            pager.pageSize = options.pageSize
             // Edits (and messages created late with an old date_sent) show as updated_at after the last run.
             // `gte` and a margin: the server's clock is not ours, and seconds are coarse; re-reading a few
             // unchanged messages costs nothing, missing an edit loses it.

@@ -60,7 +60,10 @@ struct CrawlCommand: AsyncParsableCommand, ArchiveTaking {
     @Option(help: "user: the logged-in user's dialogs; app: every user's, through an API key.")
     var scope: CrawlSettings.Scope = .user
     @Option(name: .customLong("dialog"), help: "Only this dialog (repeatable).") var dialogs: [String] = []
-    @Option(help: "Dialogs crawled at once (in app scope, also users' dialog lists read at once).") var concurrency = 4
+    @Option(
+        help:
+            "Dialogs crawled at once (in app scope, also users' dialog lists read at once). Once every dialog has started, a long one still running is read in parts on the freed places."
+    ) var concurrency = 4
     @Option(help: "Client-side limit on requests per second (QuickBlox's lowest plan allows 80).") var maxRps = 50.0
     @Flag(
         help: ArgumentHelp(

@@ -22,7 +22,8 @@ struct CrawlTests {
         /// One crawl run as `scope` (user: user1's session; app: the API key).
         func crawl(
             _ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3, attempts: Int = 30,
-            configure: (inout CrawlOptions) -> Void = { _ in }
+            configure: (inout CrawlOptions) -> Void = { _ in },
+            events: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
         ) async throws -> CrawlSummary {
             var configuration = ClientConfiguration(
                 endpoint: endpoint,
@@ -41,7 +42,7 @@ struct CrawlTests {
             configure(&options)
             let crawl = Crawl(
                 client: QuickBloxClient(configuration: configuration, logger: CrawlTests.quiet), archive: archive,
-                options: options, logger: CrawlTests.quiet)
+                options: options, logger: CrawlTests.quiet, events: events)
             return try await crawl.run()
         }
 

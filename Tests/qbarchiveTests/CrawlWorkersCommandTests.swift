@@ -61,6 +61,34 @@ struct CrawlWorkersCommandTests {
         }
     }
 
+    /// A server that pages 5 messages at a time makes every dialog long: once a worker finds the others hold
+    /// every dialog left, its own long dialogs go on in parts (docs/backups.md), their cursors saved on PostgreSQL
+    /// once the parts end.
+    @Test("Workers walk their long dialogs in parts once no dialog is left to claim; the archive is the truth")
+    func workersWalkLongDialogsInParts() async throws {
+        try await CrawlCommandTests.run(latency: 10, configure: { $0.maxLimit = 5 }) { emulator, environment, _ in
+            let url = try await PostgresCluster.processWideDatabase()
+            let workers = try ["one", "two"].map {
+                try RunningCommand(
+                    ["crawl", "--archive", url, "--worker-name", $0, "--concurrency", "3", "--json"],
+                    environment: environment)
+            }
+            for worker in workers { #expect(await worker.wait() == 0, "\(worker.standardError)") }
+            let parts = workers.flatMap { $0.standardOutput.split(separator: "\n") }.filter {
+                $0.contains("\"event\":\"dialog_parts\"")
+            }
+            #expect(!parts.isEmpty, "no dialog went on in parts")
+            let truth = try await CrawlCommandTests.visibleTruth(emulator)
+            #expect(try await Self.archived(url) == truth)
+            let again = try await CommandRunner.run(["crawl", "--archive", url], environment: environment)
+            #expect(again.status == 0, "\(again.stderr)")
+            let runs = try await Self.query(url) { connection in
+                try await connection.rows("SELECT messages_new FROM runs ORDER BY id", as: Int64.self)
+            }
+            #expect(runs == [Int64(truth.count), 0], "the cursors saved after the parts hold: nothing new again")
+        }
+    }
+
     @Test("A worker killed mid-crawl: its dialogs are taken over after its lease, and the crawl completes")
     func killedWorkersDialogsAreTakenOver() async throws {
         try await CrawlCommandTests.run(latency: 150) { emulator, environment, _ in
