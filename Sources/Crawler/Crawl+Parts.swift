@@ -17,6 +17,9 @@ extension Crawl {
 
     /// How many pages a part must have ahead of it, by its walk's estimate, to be worth a slot of its own.
     static let pagesPerPart = 10
+    /// How many of a walk's last pages its estimate reads: the pace of a dialog changes (quiet months, a busy
+    /// day), and the seconds ahead are read at the pace of the last pages, not of the whole walk.
+    static let paceWindow = 8
 
     /// Walks a dialog's messages from `start` up to `below` (unix seconds, exclusive; `nil`: up to the dialog's
     /// newest message, as its listing gave it), storing each page as it comes, and returns the cursor the walk
@@ -26,7 +29,7 @@ extension Crawl {
     /// dialog is a tail nothing else shortens: at 20 ms a response the crawl of 1M messages spent its last 16 s
     /// on the largest dialog alone (docs/performance.md), and at a real server's latency the wait is many
     /// times that. When a slot of the crawl is free (``WalkSlots``: the other dialogs are done) and the walk's
-    /// estimate — pages so far, scaled by the seconds left to `below` against the seconds walked — leaves at
+    /// estimate — the seconds left to `below` at the pace of its last pages (``paceWindow``) — leaves at
     /// least ``pagesPerPart`` pages for each, the seconds left are split into parts walked at once, each with
     /// `date_sent[lt]` at the next part's first second (a second is never split; the pager's rules hold inside
     /// each part), each of which may split again as more slots free up.
@@ -47,8 +50,8 @@ extension Crawl {
         let end = below ?? target.dialog.lastMessageDateSent.map { $0 + 1 }
         var counts = PageCounts()
         var cursor = start
-        var pages = 0
-        var first: Int?
+        // The second each of the last pages ended at.
+        var recent: [Int] = []
         do {
             try await pager.walk(from: start) { batch in
                 counts.add(
@@ -56,11 +59,10 @@ extension Crawl {
                         Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id,
                         cursor: savesCursor ? batch.cursor : nil, observedAt: runStart, indexFiles: indexFiles))
                 cursor = batch.cursor
-                pages += 1
-                first = first ?? batch.messages.first?.dateSent
-                guard let slots, let end, let since = first, let at = cursor.dateSent,
-                    let parts = Self.parts(pages: pages, from: since, at: at, end: end, slots: slots)
-                else { return }
+                guard let slots, let end, let at = cursor.dateSent else { return }
+                recent.append(at)
+                if recent.count > Self.paceWindow { recent.removeFirst() }
+                guard let parts = Self.parts(recent: recent, end: end, slots: slots) else { return }
                 throw GoOnInParts(cursor: cursor, at: at, parts: parts, end: end, slots: slots)
             }
             return (cursor, counts)
@@ -77,13 +79,14 @@ extension Crawl {
         }
     }
 
-    /// How many parts the rest of a walk should go on in, having walked `pages` pages from the second `first`
-    /// to the second `at`, with `end` (exclusive) ahead; `nil` to go on as one. Borrows the slots of the parts but
-    /// one.
-    static func parts(pages: Int, from first: Int, at: Int, end: Int, slots: WalkSlots) -> Int? {
-        guard pages >= 2, end - at >= 2, slots.anyFree else { return nil }
-        let walked = max(1, at - first + 1)
-        let ahead = (pages * (end - at)) / walked
+    /// How many parts the rest of a walk should go on in, its last pages having ended at the seconds `recent`,
+    /// with `end` (exclusive) ahead; `nil` to go on as one. Borrows the slots of the parts but one.
+    static func parts(recent: [Int], end: Int, slots: WalkSlots) -> Int? {
+        guard recent.count >= 3, let first = recent.first, let at = recent.last, end - at >= 2, slots.anyFree else {
+            return nil
+        }
+        // Pages past the first of the window, over the seconds they took (at least one).
+        let ahead = (recent.count - 1) * (end - at) / max(1, at - first)
         let wanted = min(ahead / pagesPerPart, end - at)
         guard wanted >= 2 else { return nil }
         let borrowed = slots.borrow(upTo: wanted - 1)
