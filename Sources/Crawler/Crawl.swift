@@ -365,8 +365,10 @@ extension PageCounts {
 
 extension Crawl.Target {
     /// The order dialogs are crawled in (and, by workers sharing a crawl, claimed in): the most unread messages
-    /// first, then as listed (by creation). A dialog's walk is one page after another, so one long dialog
-    /// started last is a tail no other dialog or worker can shorten; the reader's `unread_messages_count` is
+    /// first, then as listed (by creation). A dialog's walk is one page after another until the crawl's other
+    /// dialogs are done and it goes on in parts (``Crawl/walkRange(_:from:below:savesCursor:slots:runStart:)``),
+    /// never shared with another worker: a long dialog started first overlaps the others instead of running in
+    /// their place at the end; the reader's `unread_messages_count` is
     /// the only size the listing gives (a lower bound: messages the reader has not read exist), and it costs
     /// no request. In the bench's data one dialog in 200 holds a fifth of the messages: started last, it
     /// kept two workers 3 s behind one worker's pace (docs/performance.md).
