@@ -18,7 +18,8 @@ extension SQLiteArchive {
     ///
     /// WAL comes with `DatabasePool`. Foreign keys on; a busy timeout; `synchronous=NORMAL` set explicitly, because Debian's SQLite
     /// defaults WAL databases to `FULL` (an fsync per commit, with no gain in consistency).
-    static func makeConfiguration(readOnly: Bool) -> Configuration {
+    /// - Parameter checkpoints: when the writer copies its log into the archive (tests set small bounds).
+    static func makeConfiguration(readOnly: Bool, checkpoints: CheckpointPolicy = .standard) -> Configuration {
         var config = Configuration()
         config.readonly = readOnly
         config.foreignKeysEnabled = true
@@ -28,10 +29,11 @@ extension SQLiteArchive {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if !db.configuration.readonly {
                 // The writer touches the B-trees of messages, their indexes and two FTS5 indexes on every
-                // page: a 64 MiB page cache and checkpoints every ~40 MiB of WAL (instead of 4 MiB) keep it
-                // from re-reading and re-writing the same pages (see docs/performance.md).
+                // page: a 64 MiB page cache and checkpoints when the log is as large as the archive (40 MiB to
+                // 1 GiB, instead of SQLite's 4 MiB) keep it from re-reading and re-writing the same pages
+                // (``CheckpointPolicy``; docs/performance.md).
                 try db.execute(sql: "PRAGMA cache_size = \(writerCacheSize)")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+                try checkpoints.install(on: db)
             }
             db.add(function: containsFunction)
             db.add(tokenizer: WordIndexTokenizer.self)

@@ -33,8 +33,24 @@ extension SQLiteArchive {
     /// Brings the statistics roll-ups up to date (``StatsRollup``); nothing else: SQLite has no row visibility
     /// to settle, the query compiler steers its plans, and the archive keeps no `sqlite_stat1` whose figures
     /// could go stale (``ArchiveWriter/settleAfterBulkChange()``).
+    ///
+    /// Then folds the write-ahead log into the archive file (``foldLog()``).
     public func settleAfterBulkChange() async throws {
         try await withSmallSorts { try StatsRollup.refresh($0) }
+        await foldLog()
+    }
+
+    /// Copies the write-ahead log into the archive file and truncates it to nothing.
+    ///
+    /// A crawl or an import lets the log grow up to the archive's size (1 GiB at most, ``CheckpointPolicy``), and
+    /// SQLite removes it only when the last connection closes: while `serve` or another process keeps the archive
+    /// open, the log would stay that large on disk. Best effort: a `TRUNCATE` checkpoint waits for readers of older
+    /// snapshots up to the busy timeout, and when it cannot finish the log is still sound and the next
+    /// checkpoint goes on from there.
+    func foldLog() async {
+        _ = try? await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:)``).

@@ -95,9 +95,16 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     ///   ``ArchiveError/newerFormat(path:)`` when a newer qbarchive wrote it.
     /// - Parameter progress: receives the progress of a long upgrade (a rebuilt index), if one is needed.
     public static func open(at path: String, progress: UpgradeObserver? = nil) throws -> SQLiteArchive {
+        try open(at: path, progress: progress, checkpoints: .standard)
+    }
+
+    /// ``open(at:progress:)`` with the writer's checkpoints as `checkpoints` says (tests use small bounds).
+    static func open(at path: String, progress: UpgradeObserver?, checkpoints: CheckpointPolicy) throws -> SQLiteArchive
+    {
         guard FileManager.default.fileExists(atPath: path) else { throw ArchiveError.missing(path: path) }
         try probe(path: path, requireComplete: false)
-        let pool = try DatabasePool(path: path, configuration: makeConfiguration(readOnly: false))
+        let pool = try DatabasePool(
+            path: path, configuration: makeConfiguration(readOnly: false, checkpoints: checkpoints))
         try makeMigrator(progress: progress).migrate(pool)
         return SQLiteArchive(path: path, pool: pool, isReadOnly: false)
     }
