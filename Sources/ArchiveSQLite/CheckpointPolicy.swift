@@ -46,6 +46,7 @@ extension CheckpointPolicy {
                 guard let connection, let (policy, pageSize) = CheckpointPolicy.unpack(context) else {
                     return SQLITE_OK
                 }
+                // Below the minimum no threshold can be reached: the file's size is not asked for.
                 guard Int(frames) >= policy.minimumPages else { return SQLITE_OK }
                 let archivePages = CheckpointPolicy.fileSize(connection, name) / pageSize
                 if Int(frames) >= policy.threshold(archivePages: archivePages) {
