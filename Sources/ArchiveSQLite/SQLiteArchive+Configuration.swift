@@ -25,6 +25,9 @@ extension SQLiteArchive {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(busyTimeout)
         config.label = "qbarchive"
+        // A restore holds its batches in one transaction across several accesses (``SQLiteImportSession``), which
+        // always ends it; every other write is one `write` access, which fails loudly inside an open transaction.
+        config.allowsUnsafeTransactions = !readOnly
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if !db.configuration.readonly {

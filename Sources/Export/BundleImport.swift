@@ -11,6 +11,10 @@ import QuickBlox
 /// archive → export gives the same bundle.
 public struct BundleImport: Sendable {
     public var publicKeyPath: String?
+    /// How many records a batch holds, and how many batches may wait for the archive while it stores one (about
+    /// 3 MB each at 1,000 records): the archive spends a while on each commit, and the reading goes on meanwhile.
+    var batchSize = 1000
+    var batchesAhead = 16
 
     public init(publicKeyPath: String? = nil) {
         self.publicKeyPath = publicKeyPath
@@ -70,58 +74,81 @@ public struct BundleImport: Sendable {
     public func run(_ verified: VerifiedBundle, into archive: any ArchiveWriter) async throws -> Summary {
         let (reports, bundles) = (verified.reports, verified.paths)
         let restored = try Self.restoreAttachments(reports, bundles: bundles, into: archive.fileStore)
-        // Two stages: while the archive stores a batch, the next is read, decompressed and parsed here. One batch
-        // is stored at a time, in the bundle's order (dialogs before their messages, messages before their
-        // revisions), so foreign keys hold as before; at most two batches are held.
-        let (records, inserted) = try await withThrowingTaskGroup(of: Int.self) { stores in
-            var records = 0
-            var inserted = 0
-            func store(_ batch: ImportBatch) async throws {
-                // The batch before, if any, is stored first (`next()` is nil in an empty group).
-                if let count = try await stores.next() { inserted += count }
-                records += batch.count
-                // Not on this task's own thread (``OwnThread``), which goes on reading: a child preferring it
-                // would wait there until the reading stops.
-                stores.addTask(executorPreference: globalConcurrentExecutor) { try await archive.importRecords(batch) }
-            }
-            var batch = ImportBatch()
-            do {
-                for name in Self.order {
-                    guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } })
-                    else { continue }
+        // Two stages: while the archive stores a batch, the next are read, decompressed and parsed here, up to
+        // `batchesAhead` of them. Batches are stored one at a time, in the bundle's order (dialogs before their
+        // messages, messages before their revisions), so foreign keys hold as before. The archive may hold several
+        // batches in one transaction (``ArchiveWriter/importing(_:)``) and then spends a while on its commit: the
+        // reading goes on meanwhile. Every batch stored is committed by the time `importing` returns or throws.
+        let (records, inserted) = try await archive.importing { session in
+            try await withThrowingTaskGroup(of: Void.self) { stores in
+                var records = 0
+                var inserted = 0
+                let (queue, queued) = AsyncStream.makeStream(of: ImportBatch.self)
+                let (results, stored) = AsyncThrowingStream.makeStream(of: Int.self)
+                // Not on this task's own thread (``OwnThread``), which goes on reading: a child preferring it would
+                // wait there until the reading stops.
+                stores.addTask(executorPreference: globalConcurrentExecutor) {
                     do {
-                        let reader = try ContainerReader(path: bundles[index])
-                        while let entry = try reader.nextEntry(), entry.path != name {}
-                        var lines = LineSplitter()
-                        var number = 0
-                        while true {
-                            let chunk = try reader.read()
-                            if chunk.isEmpty { break }
-                            for line in lines.feed(chunk) {
-                                number += 1
-                                try Self.add(line, of: name, number: number, restored: restored, to: &batch)
-                                if batch.count >= 1000 {
-                                    try await store(batch)
-                                    batch = ImportBatch()
+                        for await batch in queue { stored.yield(try await session.store(batch)) }
+                        stored.finish()
+                    } catch {
+                        stored.finish(throwing: error)
+                    }
+                }
+                var pending = results.makeAsyncIterator()
+                var waiting = 0
+                func store(_ batch: ImportBatch) async throws {
+                    if waiting >= batchesAhead, let count = try await pending.next() {
+                        inserted += count
+                        waiting -= 1
+                    }
+                    records += batch.count
+                    waiting += 1
+                    queued.yield(batch)
+                }
+                func drain() async throws {
+                    queued.finish()
+                    while let count = try await pending.next() { inserted += count }
+                }
+                var batch = ImportBatch()
+                do {
+                    for name in Self.order {
+                        guard let index = reports.firstIndex(where: { $0.manifest.files.contains { $0.path == name } })
+                        else { continue }
+                        do {
+                            let reader = try ContainerReader(path: bundles[index])
+                            while let entry = try reader.nextEntry(), entry.path != name {}
+                            var lines = LineSplitter()
+                            var number = 0
+                            while true {
+                                let chunk = try reader.read()
+                                if chunk.isEmpty { break }
+                                for line in lines.feed(chunk) {
+                                    number += 1
+                                    try Self.add(line, of: name, number: number, restored: restored, to: &batch)
+                                    if batch.count >= batchSize {
+                                        try await store(batch)
+                                        batch = ImportBatch()
+                                    }
                                 }
                             }
+                        } catch let error as ContainerError {
+                            throw BundleProblem(
+                                file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
                         }
-                    } catch let error as ContainerError {
-                        throw BundleProblem(
-                            file: error.entry ?? bundles[index], reason: "cannot be read: \(error.message)")
+                        if batch.count > 0 { try await store(batch) }
+                        batch = ImportBatch()
                     }
+                } catch let problem as BundleProblem {
+                    // Every record before the one that cannot be read is stored, so that what the archive holds
+                    // afterwards is a prefix of the bundle a user can be told about in one sentence.
                     if batch.count > 0 { try await store(batch) }
-                    batch = ImportBatch()
+                    try await drain()
+                    throw Stopped(problem: problem, records: records, inserted: inserted)
                 }
-            } catch let problem as BundleProblem {
-                // Every record before the one that cannot be read is stored, so that what the archive holds
-                // afterwards is a prefix of the bundle a user can be told about in one sentence.
-                if batch.count > 0 { try await store(batch) }
-                while let count = try await stores.next() { inserted += count }
-                throw Stopped(problem: problem, records: records, inserted: inserted)
+                try await drain()
+                return (records, inserted)
             }
-            while let count = try await stores.next() { inserted += count }
-            return (records, inserted)
         }
         try await archive.settleAfterBulkChange()
         let sizes = reports.flatMap(\.manifest.files).filter {

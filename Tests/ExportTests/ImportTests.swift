@@ -35,6 +35,31 @@ struct ImportTests {
         #expect(try await restored.integrityProblems() == [])
     }
 
+    /// Small batches, few or many of them waiting while the archive stores one (and SQLite holding many in one
+    /// transaction): the batches reach the archive in the bundle's order — dialogs before their messages, messages
+    /// before their revisions, or foreign keys would refuse them — each once, and the restored archive exports the
+    /// same bundle.
+    @Test(arguments: [(1, 1), (7, 2), (13, 40)])
+    func batchesWaitingForTheArchiveAreStoredInOrder(batchSize: Int, batchesAhead: Int) async throws {
+        let fixture = try await ExportFixture.make(messages: 150, dialogs: 4, changes: 12)
+        defer { fixture.remove() }
+        let everything = try ExportSelection(whereText: nil, dialogID: nil, since: nil, until: nil, now: 0)
+        let export = BundleExport(selection: everything, container: .tarGz, toolVersion: "t")
+        let first = try await export.run(archive: fixture.archive, to: fixture.path("first"))
+
+        let restored = try SQLiteArchive.create(at: fixture.path("restored.sqlite"))
+        if let identity = try BundleImport.identity(ofBundle: fixture.path("first")) {
+            try await restored.adoptIdentity(identity)
+        }
+        var importer = BundleImport()
+        (importer.batchSize, importer.batchesAhead) = (batchSize, batchesAhead)
+        let summary = try await importer.run(bundle: fixture.path("first"), into: restored)
+        #expect(summary.inserted == summary.records && summary.records > 150)
+        #expect(try await export.run(archive: restored, to: fixture.path("second")).sha256 == first.sha256)
+        #expect(try await importer.run(bundle: fixture.path("first"), into: restored).inserted == 0)
+        #expect(try await restored.integrityProblems() == [])
+    }
+
     @Test func aDamagedBundleImportsNothing() async throws {
         let fixture = try await ExportFixture.make(messages: 100, dialogs: 3, changes: 10)
         defer { fixture.remove() }

@@ -1,4 +1,4 @@
-/// Records to restore into an archive in one transaction (see ``SQLiteArchive/importRecords(_:)``).
+/// Records to restore into an archive, all or nothing (see ``ArchiveWriter/importRecords(_:)`` and ``ImportSession``).
 public struct ImportBatch: Sendable {
     public var users: [ArchivedUser] = []
     public var dialogs: [ArchivedDialog] = []

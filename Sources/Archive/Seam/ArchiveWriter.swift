@@ -97,9 +97,22 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Restores records read from an export bundle in one transaction, keeping what the archive has;
     /// returns how many were new.
     func importRecords(_ batch: ImportBatch) async throws -> Int
+    /// Runs `body` with an ``ImportSession`` that stores a restore's batches one after another, and returns once
+    /// every batch `body` stored is committed — also when `body` throws: the batches it stored stay. A backend may
+    /// hold several batches in one transaction (SQLite does: the indexes a batch touches are then written once for
+    /// many batches), so a process killed during a restore, or a batch the database refuses, undoes the batches
+    /// since the last commit; importing them again restores them, as importing adds nothing twice. `body` must
+    /// not write to the archive by other means meanwhile. The default stores each batch in a transaction of its
+    /// own.
+    func importing<R: Sendable>(_ body: (any ImportSession) async throws -> R) async throws -> R
 }
 
 extension ArchiveWriter {
+    /// Each batch in a transaction of its own.
+    public func importing<R: Sendable>(_ body: (any ImportSession) async throws -> R) async throws -> R {
+        try await body(BatchByBatchImport(archive: self))
+    }
+
     /// ``beginRun(scope:query:at:)`` now.
     public func beginRun(scope: String? = nil, query: String? = nil) async throws -> Int64 {
         try await beginRun(scope: scope, query: query, at: ArchiveTime.now())

@@ -5,7 +5,7 @@ import GRDB
 import QuickBlox
 
 extension SQLiteArchive {
-    /// Restores records read from an export bundle, each batch in one transaction.
+    /// Restores records read from an export bundle in one transaction (a restore of one batch: ``importing(_:)``).
     ///
     /// Idempotent: a record the archive already has (same id; for revisions the same message and
     /// revision; for membership the same period) is left as it is, so importing a bundle twice, or into
@@ -17,86 +17,119 @@ extension SQLiteArchive {
     ///
     /// - Returns: how many records were new.
     public func importRecords(_ batch: ImportBatch) async throws -> Int {
-        try await pool.write { db in
-            var inserted = 0
-            let time = ArchiveTime.now()
-            let indexer = try FileIndexer(db: db, time: time)
-            func run(_ statement: Statement, _ arguments: StatementArguments) throws {
-                statement.setUncheckedArguments(arguments)
-                try statement.execute()
-                inserted += db.changesCount
-            }
-            if !batch.users.isEmpty {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO users (id, login, email, full_name, phone, created_at, updated_at, last_request_at,
-                            custom_data, user_tags, raw, first_seen_at, last_seen_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                        """)
-                for u in batch.users {
-                    try run(
-                        statement,
-                        [
-                            u.id, u.login, u.email, u.fullName, u.phone, u.createdAt, u.updatedAt, u.lastRequestAt,
-                            u.customData, u.userTags, u.raw, u.firstSeenAt, u.lastSeenAt,
-                        ])
-                }
-            }
-            if !batch.dialogs.isEmpty {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at,
-                            updated_at, last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at,
-                            deleted_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                        """)
-                for d in batch.dialogs {
-                    try run(
-                        statement,
-                        [
-                            d.id, d.type, d.name, d.photo, d.userID, d.occupantIDsJSON, d.adminIDsJSON, d.createdAt,
-                            d.updatedAt, d.lastMessageDateSent, d.xmppRoomJID, d.dataJSON, d.raw, d.firstSeenAt,
-                            d.lastSeenAt, d.deletedAt,
-                        ])
-                }
-            }
-            if !batch.membership.isEmpty {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at, left_observed_at)
-                        SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM dialog_membership WHERE dialog_id = ?1
-                            AND user_id = ?2 AND joined_observed_at = ?3 AND left_observed_at IS ?4)
-                        ON CONFLICT DO NOTHING
-                        """)
-                for p in batch.membership {
-                    try run(statement, [p.dialogID, p.userID, p.joinedObservedAt, p.leftObservedAt])
-                }
-            }
-            if !batch.messages.isEmpty {
-                inserted += try Self.importMessages(batch.messages, indexer: indexer, db: db)
-            }
-            if !batch.revisions.isEmpty {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
-                            updated_at, observed_at, superseded_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, revision) DO NOTHING
-                        """)
-                for r in batch.revisions {
-                    let hash = Self.contentHash(
-                        text: r.text, attachmentsJSON: r.attachmentsJSON, customJSON: r.customJSON)
-                    try run(
-                        statement,
-                        [
-                            r.messageID, r.revision, r.text, r.attachmentsJSON, r.customJSON, r.raw, hash, r.updatedAt,
-                            r.observedAt, r.supersededAt,
-                        ])
-                }
-                try Self.indexImportedFiles(batch.revisions, indexer: indexer)
-            }
-            try Self.importFiles(batch.files, time: time, db: db)
-            return inserted
+        try await importing { try await $0.store(batch) }
+    }
+
+    /// Runs `body` with a session that holds the batches it stores in one transaction until they hold
+    /// ``importTransactionRecords`` records, then commits (``SQLiteImportSession``); commits the rest when `body`
+    /// returns or throws.
+    public func importing<R: Sendable>(_ body: (any ImportSession) async throws -> R) async throws -> R {
+        try await importing(recordsPerTransaction: Self.importTransactionRecords, body)
+    }
+
+    /// ``importing(_:)`` with another bound on a transaction (tests use small ones).
+    func importing<R: Sendable>(recordsPerTransaction: Int, _ body: (any ImportSession) async throws -> R)
+        async throws -> R
+    {
+        let session = SQLiteImportSession(pool: pool, recordsPerTransaction: recordsPerTransaction)
+        let result: R
+        do {
+            result = try await body(session)
+        } catch {
+            // The batches stored before the failure stay, as they did when each was a transaction of its own.
+            try? session.finish()
+            throw error
         }
+        try session.finish()
+        return result
+    }
+
+    /// How many records a restore holds in one transaction: 50,000 messages write each leaf of the indexes on
+    /// `messages` once where batches of 1,000 committed one by one wrote it up to fifty times, and the word
+    /// index gets them in one ordered run (docs/performance.md, *an import's batches in one transaction*).
+    static let importTransactionRecords = 50_000
+
+    /// Stores one batch inside the open transaction (``SQLiteImportSession``); the full-text indexes are filled
+    /// when the transaction commits (``indexImportedTexts(after:db:)``).
+    static func storeImported(_ batch: ImportBatch, db: Database) throws -> Int {
+        var inserted = 0
+        let time = ArchiveTime.now()
+        let indexer = try FileIndexer(db: db, time: time)
+        func run(_ statement: Statement, _ arguments: StatementArguments) throws {
+            statement.setUncheckedArguments(arguments)
+            try statement.execute()
+            inserted += db.changesCount
+        }
+        if !batch.users.isEmpty {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO users (id, login, email, full_name, phone, created_at, updated_at, last_request_at,
+                        custom_data, user_tags, raw, first_seen_at, last_seen_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """)
+            for u in batch.users {
+                try run(
+                    statement,
+                    [
+                        u.id, u.login, u.email, u.fullName, u.phone, u.createdAt, u.updatedAt, u.lastRequestAt,
+                        u.customData, u.userTags, u.raw, u.firstSeenAt, u.lastSeenAt,
+                    ])
+            }
+        }
+        if !batch.dialogs.isEmpty {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at,
+                        updated_at, last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at,
+                        deleted_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """)
+            for d in batch.dialogs {
+                try run(
+                    statement,
+                    [
+                        d.id, d.type, d.name, d.photo, d.userID, d.occupantIDsJSON, d.adminIDsJSON, d.createdAt,
+                        d.updatedAt, d.lastMessageDateSent, d.xmppRoomJID, d.dataJSON, d.raw, d.firstSeenAt,
+                        d.lastSeenAt, d.deletedAt,
+                    ])
+            }
+        }
+        if !batch.membership.isEmpty {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at, left_observed_at)
+                    SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM dialog_membership WHERE dialog_id = ?1
+                        AND user_id = ?2 AND joined_observed_at = ?3 AND left_observed_at IS ?4)
+                    ON CONFLICT DO NOTHING
+                    """)
+            for p in batch.membership {
+                try run(statement, [p.dialogID, p.userID, p.joinedObservedAt, p.leftObservedAt])
+            }
+        }
+        if !batch.messages.isEmpty {
+            inserted += try Self.importMessages(batch.messages, indexer: indexer, db: db)
+        }
+        if !batch.revisions.isEmpty {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
+                        updated_at, observed_at, superseded_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, revision) DO NOTHING
+                    """)
+            for r in batch.revisions {
+                let hash = Self.contentHash(
+                    text: r.text, attachmentsJSON: r.attachmentsJSON, customJSON: r.customJSON)
+                try run(
+                    statement,
+                    [
+                        r.messageID, r.revision, r.text, r.attachmentsJSON, r.customJSON, r.raw, hash, r.updatedAt,
+                        r.observedAt, r.supersededAt,
+                    ])
+            }
+            try Self.indexImportedFiles(batch.revisions, indexer: indexer)
+        }
+        try Self.importFiles(batch.files, time: time, db: db)
+        return inserted
     }
 
     /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them, so a
@@ -111,13 +144,10 @@ extension SQLiteArchive {
                     deleted_at, hidden_for, deleted_evidence)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """)
-        let words = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
-        let trigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
         let hides = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0
         var dialogs: Set<String> = []
-        var wordEntries: [(Int64, String)] = []
         for imported in messages {
             let archived = imported.archived
             let content = imported.content
@@ -131,7 +161,6 @@ extension SQLiteArchive {
             ])
             try insert.execute()
             let isNew = db.changesCount > 0
-            let rowID = db.lastInsertedRowID
             // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
             try indexer.index(message.attachments)
             guard isNew else { continue }
@@ -141,20 +170,30 @@ extension SQLiteArchive {
                 hides.setUncheckedArguments([archived.id, hidden.user, hidden.since])
                 try hides.execute()
             }
-            if let text = message.text {
-                wordEntries.append((DateKey.of(dateSent: message.dateSent, rowID: rowID), text))
-                trigrams.setUncheckedArguments([rowID, text])
-                try trigrams.execute()
-            }
-        }
-        // The word index in its keys' order: a bundle lists messages dialog by dialog, and FTS5 writes out what
-        // it holds whenever a key comes lower than the one before (a segment per dialog otherwise).
-        for (key, text) in wordEntries.sorted(by: { $0.0 < $1.0 }) {
-            words.setUncheckedArguments([key, text])
-            try words.execute()
         }
         try markStale(dialogs, db: db)
         return inserted
+    }
+
+    /// Indexes for search the texts of the messages stored since the transaction began, all new (the rowids above
+    /// `rowID`, the largest before it: SQLite gives a new row a rowid above every other), at its commit: the word
+    /// index in its keys' order — a bundle lists messages dialog by dialog, and FTS5 writes out what it holds
+    /// whenever a key comes lower than the one before (a segment per dialog otherwise) — and the substring index
+    /// in rowid order, each in one statement. `NOT INDEXED` keeps the rowid range and sorts it, where
+    /// `messages_by_date_key` would walk every message of the archive. A message without text is indexed too (as
+    /// a crawl indexes it: no words, a length of 0), so that FTS5's check of the indexes against the messages
+    /// (`qbarchive check`) finds every row it expects.
+    static func indexImportedTexts(after rowID: Int64, db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO message_words (rowid, text) SELECT date_key, text FROM messages NOT INDEXED \
+                WHERE rowid > ? ORDER BY date_key
+                """, arguments: [rowID])
+        try db.execute(
+            sql: """
+                INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages \
+                WHERE rowid > ? ORDER BY rowid
+                """, arguments: [rowID])
     }
 
     /// The content hash of a version (see ``MessageContent``): canonical JSON of text, attachments, custom.
