@@ -138,6 +138,24 @@ struct ImportSessionTests {
         }
     }
 
+    /// A restore whose task is cancelled as it ends: GRDB starts no asynchronous access in a cancelled task, and
+    /// the transaction is committed all the same rather than left open on the writer.
+    @Test func aCancelledRestoreLeavesNoTransactionOpen() async throws {
+        try await Self.withArchive { archive, reader in
+            let restore = Task {
+                try await archive.importing(recordsPerTransaction: 10_000) { session in
+                    _ = try await session.store(Self.dialogBatch())
+                    for batch in try Self.messageBatches(0..<150, size: 100) { _ = try await session.store(batch) }
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await restore.value }
+            #expect(try await reader.counts().messages == 150)
+            try await archive.pool.write { db in try db.execute(sql: "UPDATE archive_meta SET format = format") }
+            try await Self.expectIndexed(archive, holding: Set(0..<150))
+        }
+    }
+
     /// A batch that breaks a constraint (a message of a dialog the archive does not have) undoes the transaction it
     /// is in — the batches since the last commit too, as a killed process would — and the archive stays writable:
     /// the same batches imported again complete it.

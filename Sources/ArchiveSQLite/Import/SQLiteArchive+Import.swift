@@ -35,12 +35,13 @@ extension SQLiteArchive {
         let result: R
         do {
             result = try await body(session)
+            try await session.finish()
         } catch {
-            // The batches stored before the failure stay, as they did when each was a transaction of its own.
-            try? session.finish()
+            // The batches stored before the failure stay, as they did when each was a transaction of its own; and no
+            // transaction may stay open, even in a cancelled task (``SQLiteImportSession/finishNow()``).
+            try? session.finishNow()
             throw error
         }
-        try session.finish()
         return result
     }
 

@@ -16,7 +16,7 @@ import Synchronization
 /// process would: a savepoint per batch, to undo that batch alone, cost what the grouping saved (SQLite copies
 /// the pages a savepoint changes into its statement journal first). The transaction stays open between two
 /// batches, which GRDB allows only on an archive configured for it (`allowsUnsafeTransactions`,
-/// ``SQLiteArchive/makeConfiguration(readOnly:checkpoints:)``); ``finish()`` closes it, and
+/// ``SQLiteArchive/makeConfiguration(readOnly:checkpoints:)``); ``finish()`` (or ``finishNow()``) closes it, and
 /// ``SQLiteArchive/importing(recordsPerTransaction:_:)`` always calls it.
 final class SQLiteImportSession: ImportSession {
     private let pool: DatabasePool
@@ -54,10 +54,15 @@ final class SQLiteImportSession: ImportSession {
         }
     }
 
-    /// Indexes and commits what the open transaction holds, if any. Synchronous, so that a cancelled task cannot
-    /// leave the transaction open (GRDB's asynchronous accesses refuse to start once their task is cancelled); it
-    /// runs once, at the end of a restore, when no batch is being stored.
-    func finish() throws {
+    /// Indexes and commits what the open transaction holds, if any: at the end of a restore, when no batch is being
+    /// stored.
+    func finish() async throws {
+        try await pool.writeWithoutTransaction { db in try commit(db) }
+    }
+
+    /// ``finish()`` waiting on this thread: GRDB's asynchronous accesses refuse to start once their task is
+    /// cancelled, and a restore that fails or is cancelled must not leave its transaction open.
+    func finishNow() throws {
         try pool.writeWithoutTransaction { db in try commit(db) }
     }
 
