@@ -37,8 +37,9 @@ extension SQLiteArchive {
             result = try await body(session)
             try await session.finish()
         } catch {
-            // The batches stored before the failure stay, as they did when each was a transaction of its own; and no
-            // transaction may stay open, even in a cancelled task (``SQLiteImportSession/finishNow()``).
+            // What the open transaction holds is committed when `body` failed (a record that cannot be read, a
+            // cancelled task); a batch the database refused has already rolled it back (``SQLiteImportSession``).
+            // Either way no transaction stays open, even in a cancelled task (``SQLiteImportSession/finishNow()``).
             try? session.finishNow()
             throw error
         }
