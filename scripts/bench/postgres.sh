@@ -168,7 +168,7 @@ under_load() { # $1 backend label, $2 archive, $3 counting command, then serve's
     before=$(eval "$count_cmd") start=$(date +%s.%N)
     wrk -t2 -c"$clients" -d"${DURATION}s" --latency "${surl}api/search?q=invoice&limit=20" >"$WORK/wrk-load.txt"
     after=$(eval "$count_cmd") elapsed=$(seconds_since "$start")
-    grep -q 'Non-2xx' "$WORK/wrk-load.txt" && { echo "bench: the service refused searches under load" >&2; cat "$WORK/wrk-load.txt" >&2; exit 1; }
+    grep -q 'Non-2xx' "$WORK/wrk-load.txt" && { echo "bench: the service refused searches under load" >&2; cat "$WORK/wrk-load.txt" >&2; tail -n 20 "$WORK/serve-load.out" >&2; exit 1; }
     row+=" $(awk '/Requests\/sec/ {printf "%.0f", $2}' "$WORK/wrk-load.txt") | $(awk '$1=="50%" {print $2}' "$WORK/wrk-load.txt") | $(awk '$1=="99%" {print $2}' "$WORK/wrk-load.txt") | $(echo "($after - $before) / $elapsed" | bc -l | xargs printf '%.0f') |"
   done
   load_rows+="$row"$'\n'
@@ -177,7 +177,9 @@ under_load() { # $1 backend label, $2 archive, $3 counting command, then serve's
 }
 if [ "${PG_LOAD:-1}" = 1 ]; then
   progress "postgres: searches while a crawl writes"
-  cp "$WORK/bench.sqlite" "$WORK/load.sqlite"
+  # Copied as of one instant with SQLite's online backup: `cp` of the file alone loses what its log holds.
+  rm -f "$WORK"/load.sqlite*
+  sqlite3 "$WORK/bench.sqlite" ".backup '$WORK/load.sqlite'"
   under_load SQLite "$WORK/load.sqlite" "sqlite3 $WORK/load.sqlite 'SELECT count(*) FROM messages'"
   under_load PostgreSQL "$ingest_url" "psql_q ingest 'SELECT count(*) FROM messages'" --pool-size 34
   rm -f "$WORK"/load.sqlite*
