@@ -196,7 +196,8 @@ public struct BundleImport: Sendable {
             case "dialogs.jsonl": batch.dialogs.append(try record.dialog())
             case "membership.jsonl": batch.membership.append(try record.membership())
             case "messages.jsonl":
-                batch.messages.append(try Self.message(record))
+                // Derived here, on the thread that reads the bundle, while the archive stores the batch before.
+                batch.messages.append(try record.message())
                 batch.files += Self.files(of: value, restored: restored)
             case "revisions.jsonl":
                 batch.revisions.append(try record.revision())
@@ -205,19 +206,6 @@ public struct BundleImport: Sendable {
             }
         } catch {
             throw BundleProblem(file: file, reason: "line \(number): \(error.reason)")
-        }
-    }
-
-    /// A message record with the columns the archive derives from its `raw` record, derived here: on the thread
-    /// that reads the bundle, while the archive stores the batch before.
-    private static func message(_ record: ImportRecord) throws(ImportRecord.Missing)
-        -> ImportedMessage
-    {
-        let archived = try record.message()
-        do {
-            return try ImportedMessage(archived)
-        } catch {
-            throw ImportRecord.Missing(reason: error.reason)
         }
     }
 }

@@ -42,15 +42,40 @@ struct ImportRecord {
             joinedObservedAt: try time("joined_observed_at"), leftObservedAt: try optionalTime("left_observed_at"))
     }
 
-    func message() throws(Missing) -> ArchivedMessage {
-        ArchivedMessage(
-            id: try string("id"), dialogID: try string("dialog_id"), senderID: optionalInt("sender_id"),
-            recipientID: optionalInt("recipient_id"), dateSent: try int("date_sent"),
-            createdAt: try optionalTime("created_at"), updatedAt: try optionalTime("updated_at"),
-            text: optionalString("text"), attachmentsJSON: try json("attachments"), customJSON: try json("custom"),
-            raw: try json("raw"), firstSeenAt: try time("first_seen_at"), lastSeenAt: try time("last_seen_at"),
-            edited: try int("edited"), deletedAt: try optionalTime("deleted_at"), hiddenFor: try hiddenFor(),
+    /// A message record with its derived columns: `raw` is taken as parsed with the line, and the columns derived
+    /// from it (attachments, custom parameters, the record as text) are what the archive stores, as after a crawl.
+    /// The record's own `attachments` and `custom` must be there, as before, but are not read: they are derived
+    /// from `raw` on export too.
+    func message() throws(Missing) -> ImportedMessage {
+        let id = try string("id")
+        let dialogID = try string("dialog_id")
+        let senderID = optionalInt("sender_id")
+        let recipientID = optionalInt("recipient_id")
+        let dateSent = try int("date_sent")
+        let createdAt = try optionalTime("created_at")
+        let updatedAt = try optionalTime("updated_at")
+        let text = optionalString("text")
+        try present("attachments")
+        try present("custom")
+        guard let raw = fields["raw"] else { throw Missing(reason: "`raw` is missing") }
+        let firstSeenAt = try time("first_seen_at")
+        let lastSeenAt = try time("last_seen_at")
+        let edited = try int("edited")
+        let deletedAt = try optionalTime("deleted_at")
+        let hiddenFor = try hiddenFor()
+        let content: MessageContent
+        do {
+            content = try ImportedMessage.content(of: raw, id: id, dialogID: dialogID)
+        } catch {
+            throw Missing(reason: error.reason)
+        }
+        let archived = ArchivedMessage(
+            id: id, dialogID: dialogID, senderID: senderID, recipientID: recipientID, dateSent: dateSent,
+            createdAt: createdAt, updatedAt: updatedAt, text: text, attachmentsJSON: content.attachments,
+            customJSON: content.custom, raw: content.raw, firstSeenAt: firstSeenAt, lastSeenAt: lastSeenAt,
+            edited: edited, deletedAt: deletedAt, hiddenFor: hiddenFor,
             deletionEvidence: optionalJSON("deletion_evidence"))
+        return ImportedMessage(archived: archived, content: content)
     }
 
     /// `hidden_for`: `[{"user":7,"since":"…"},…]`, absent when no one hid the message.
@@ -108,6 +133,10 @@ struct ImportRecord {
     private func json(_ key: String) throws(Missing) -> String {
         guard let value = fields[key] else { throw Missing(reason: "`\(key)` is missing") }
         return value.jsonString
+    }
+
+    private func present(_ key: String) throws(Missing) {
+        guard fields[key] != nil else { throw Missing(reason: "`\(key)` is missing") }
     }
 
     private func optionalJSON(_ key: String) -> String? {

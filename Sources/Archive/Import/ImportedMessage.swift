@@ -19,21 +19,38 @@ public struct ImportedMessage: Sendable {
     /// - Throws: ``Problem`` when `raw` is not a QuickBlox message, or is the message of another id or dialog.
     public init(_ archived: ArchivedMessage) throws(Problem) {
         let raw: JSONValue
-        let message: Message
         do {
             raw = try JSONValue(parsing: archived.raw)
-            message = try Message(json: raw)
         } catch {
             throw Problem(messageID: archived.id, reason: "the `raw` record is not a QuickBlox message (\(error))")
         }
-        guard message.id == archived.id, message.chatDialogID == archived.dialogID else {
-            throw Problem(
-                messageID: archived.id,
-                reason: "the `raw` record is message \(message.id) of dialog \(message.chatDialogID), not of dialog "
-                    + archived.dialogID)
-        }
+        self.init(archived: archived, content: try Self.content(of: raw, id: archived.id, dialogID: archived.dialogID))
+    }
+
+    /// A message whose columns were derived already (``content(of:id:dialogID:)``).
+    public init(archived: ArchivedMessage, content: MessageContent) {
         self.archived = archived
-        self.content = MessageContent(message: message, raw: raw)
+        self.content = content
+    }
+
+    /// The columns derived from a `raw` record already parsed — a bundle's line is parsed whole, so its `raw` need
+    /// not be written out as text and parsed again — exactly as a crawl derives them from a page's item.
+    ///
+    /// - Throws: ``Problem`` when `raw` is not a QuickBlox message, or is the message of another id or dialog.
+    public static func content(of raw: JSONValue, id: String, dialogID: String) throws(Problem) -> MessageContent {
+        let message: Message
+        do {
+            message = try Message(json: raw)
+        } catch {
+            throw Problem(messageID: id, reason: "the `raw` record is not a QuickBlox message (\(error))")
+        }
+        guard message.id == id, message.chatDialogID == dialogID else {
+            throw Problem(
+                messageID: id,
+                reason: "the `raw` record is message \(message.id) of dialog \(message.chatDialogID), not of dialog "
+                    + dialogID)
+        }
+        return MessageContent(message: message, raw: raw)
     }
 
     /// A message whose `raw` record does not describe it.
