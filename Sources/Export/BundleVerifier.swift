@@ -87,8 +87,9 @@ public struct BundleVerifier: Sendable {
                 throw BundleProblem(file: "manifest.json", reason: "lists files that disagree with its own part list")
             }
         }
-        var rebuilt = SHA256()
-        let writer = try ContainerWriter(format: format) { bytes in rebuilt.update(data: bytes) }
+        // The contents encoded again on a thread of their own, beside the reading: compared with the container.
+        let writer = ContainerRebuild(format: format)
+        defer { writer.abandon() }
         try writer.beginEntry(path: head.path, size: manifestBytes.count, modificationTime: manifest.entryTime)
         try writer.write(manifestBytes)
 
@@ -148,9 +149,7 @@ public struct BundleVerifier: Sendable {
             entry = try reader.nextEntry()
         }
         if let extra = entry { throw BundleProblem(file: extra.path, reason: "is not listed in the manifest") }
-        try writer.finish()
-
-        let canonical = BundleManifest.hex(rebuilt.finalize()) == digest
+        let canonical = try writer.finish() == digest
         if !canonical {
             let library = manifest.body["container"]?["library"]?.stringValue
             if library == ContainerWriter.libraryVersion {
@@ -220,8 +219,23 @@ struct RecordCounter {
     }
 
     mutating func count(_ bytes: [UInt8]) {
+        guard csv else {
+            // JSON Lines hold no line break inside a record: the line breaks are counted with `memchr`, which
+            // tests many bytes at a time (a byte-by-byte loop was a quarter of a verification's CPU).
+            lines += bytes.withUnsafeBytes { buffer in
+                guard var next = buffer.baseAddress else { return 0 }
+                let end = next + buffer.count
+                var found = 0
+                while next < end, let hit = memchr(next, 10, end - next) {
+                    found += 1
+                    next = UnsafeRawPointer(hit) + 1
+                }
+                return found
+            }
+            return
+        }
         for byte in bytes {
-            if csv, byte == UInt8(ascii: "\"") {
+            if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
             } else if byte == 10, !quoted {
                 lines += 1
