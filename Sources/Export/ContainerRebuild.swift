@@ -7,9 +7,9 @@ import Foundation
 /// Encoding the contents again — compressing 1.3 GB for a million messages — is about half of a verification's
 /// work, and the verifier's own reading the other half: on two cores they run side by side. Steps are handed
 /// over in order through a queue of at most ``maxQueuedBytes`` (8 MiB unless a test says otherwise), so memory
-/// stays bounded whatever the bundle's size. Written by hand: a bounded hand-off between two threads that both block (the reader in libarchive,
-/// the writer in zstd or gzip) is not what `AsyncStream` or the packages at hand offer (``BlockingChannel``
-/// hands over to an async consumer).
+/// stays bounded whatever the bundle's size. Written by hand: a bounded hand-off between two threads that both
+/// block (the reader in libarchive, the writer in zstd or gzip) is not what `AsyncStream` or the packages at hand
+/// offer (``BlockingChannel`` hands over to an async consumer).
 final class ContainerRebuild: @unchecked Sendable {
     /// The bytes waiting for the writer at most (a few of the reader's chunks).
     let maxQueuedBytes: Int
@@ -53,13 +53,10 @@ final class ContainerRebuild: @unchecked Sendable {
     func finish() throws(ContainerError) -> String {
         try enqueue(.finish, bytes: 0)
         condition.lock()
-        while outcome == nil { condition.wait() }
-        let outcome = self.outcome
-        condition.unlock()
-        switch outcome {
-        case .success(let digest)?: return digest
-        case .failure(let error)?: throw error
-        case nil: throw ContainerError(message: "the canonical encoding did not finish")
+        defer { condition.unlock() }
+        while true {
+            if let outcome { return try outcome.get() }
+            condition.wait()
         }
     }
 
