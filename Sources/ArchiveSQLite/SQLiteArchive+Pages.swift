@@ -7,7 +7,9 @@ extension SQLiteArchive {
     /// Everything happens in one transaction: the messages, their revisions, both full-text
     /// indexes and `crawl_state`. If the process dies at any instant, either the whole page and
     /// its cursor are in the archive or none of it is, so a rerun resumes exactly where the last
-    /// committed page left off.
+    /// committed page left off. Pages of other dialogs that wait for the writer meanwhile share the
+    /// transaction (``GroupCommit``); if it fails, each is written again alone, so a page fails only
+    /// for its own reasons. It returns once its page is committed.
     ///
     /// Each item is stored as the server sent it (`raw`, canonical JSON). A message already
     /// archived is compared by content hash: changed text, attachments or custom parameters make
@@ -52,16 +54,25 @@ extension SQLiteArchive {
         _ contents: [MessageContent], dialogID: String, cursor: CrawlCursor?, at time: Int, failAfter: Int?,
         indexFiles: Bool = true
     ) async throws -> PageCounts {
-        try await pool.write { db in
-            var writer = try PageWriter(db: db, time: time, indexFiles: indexFiles)
-            for (index, content) in contents.enumerated() {
-                if index == failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
-                try writer.write(content)
-            }
-            if let cursor { try Self.saveCursor(cursor, dialogID: dialogID, time: time, db: db) }
-            if writer.changesFigures { try Self.markStale([dialogID], db: db) }
-            return writer.counts
+        let page = PageWrite(
+            contents: contents, dialogID: dialogID, cursor: cursor, time: time, failAfter: failAfter,
+            indexFiles: indexFiles)
+        return try await pages.submit(
+            page,
+            group: { group in try await pool.write { db in try group.map { try Self.write($0, db: db) } } },
+            alone: { page in try await pool.write { db in try Self.write(page, db: db) } })
+    }
+
+    /// Writes one page inside the open transaction.
+    private static func write(_ page: PageWrite, db: Database) throws -> PageCounts {
+        var writer = try PageWriter(db: db, time: page.time, indexFiles: page.indexFiles)
+        for (index, content) in page.contents.enumerated() {
+            if index == page.failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
+            try writer.write(content)
         }
+        if let cursor = page.cursor { try saveCursor(cursor, dialogID: page.dialogID, time: page.time, db: db) }
+        if writer.changesFigures { try markStale([page.dialogID], db: db) }
+        return writer.counts
     }
 
     /// Upserts the cursor columns of a dialog's `crawl_state` row.
@@ -79,4 +90,19 @@ extension SQLiteArchive {
                 """)
         try statement.execute(arguments: [dialogID, cursor.dateSent, ids, cursor.checkedUpdatedAt, time])
     }
+}
+
+/// A page of one dialog's messages on its way to the archive's writer.
+struct PageWrite: Sendable {
+    /// The most messages one transaction writes for the pages waiting together (``GroupCommit``): a hundred pages
+    /// of QuickBlox's largest size.
+    static let groupMessages = 10_000
+
+    let contents: [MessageContent]
+    let dialogID: String
+    let cursor: CrawlCursor?
+    let time: Int
+    /// For tests: the page fails after this many messages (``ArchiveError/injectedFault(afterMessages:)``).
+    let failAfter: Int?
+    let indexFiles: Bool
 }

@@ -32,6 +32,9 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     let pool: DatabasePool
     /// How the shared SQL reads run on this archive (``SQLArchiveReading``).
     public var sql: any SQLDatabase { SQLiteDatabase(pool: pool, statementTimeout: statementTimeout) }
+    /// The crawled pages waiting for the writer, committed together
+    /// (``storeMessages(_:dialogID:cursor:observedAt:indexFiles:)``).
+    let pages = GroupCommit<PageWrite, PageCounts>(maximumWeight: PageWrite.groupMessages) { $0.contents.count }
 
     private init(path: String, pool: DatabasePool, isReadOnly: Bool, statementTimeout: Duration? = nil) {
         self.path = path
