@@ -20,7 +20,8 @@ struct PageWriter {
     private let update: Statement
     private let touch: Statement
     private let saveRevision: Statement
-    private let indexWords: Statement
+    /// The word index's new entries, inserted at the transaction's end in their keys' order.
+    private let words: PendingWords
     private let indexTrigrams: Statement
     private let unindexWords: Statement
     private let unindexTrigrams: Statement
@@ -35,9 +36,10 @@ struct PageWriter {
 
     /// - Parameter indexFiles: whether the files attachments name go into `attachment_files` (a crawl
     ///   with `--attachments none` skips it, and the archive remembers to catch up).
-    init(db: Database, time: Int, indexFiles: Bool = true) throws {
+    init(db: Database, time: Int, words: PendingWords, indexFiles: Bool = true) throws {
         self.db = db
         self.time = time
+        self.words = words
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try db.cachedStatement(
             sql: """
@@ -80,7 +82,6 @@ struct PageWriter {
                     ?
                 FROM messages m WHERE rowid = ?
                 """)
-        indexWords = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
         indexTrigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
         unindexWords = try db.cachedStatement(
             sql: "INSERT INTO message_words (message_words, rowid, text) VALUES ('delete', ?, ?)")
@@ -145,8 +146,9 @@ struct PageWriter {
             if storedDateSent != message.dateSent {
                 // The word index's key holds the second the message was sent: a new date is a new key.
                 let text: String? = existing["text"]
+                try words.flush()
                 try unindexWords.execute(arguments: [DateKey.of(dateSent: storedDateSent, rowID: rowID), text])
-                try indexWords.execute(arguments: [DateKey.of(dateSent: message.dateSent, rowID: rowID), text])
+                words.add(key: DateKey.of(dateSent: message.dateSent, rowID: rowID), text: text)
             }
         case .touchErased, .touchOlder, .touch, .insert, .insertErased:
             try touch.execute(arguments: [time, rowID])
@@ -163,11 +165,13 @@ struct PageWriter {
     }
 
     private func index(rowID: Int64, dateSent: Int, text: String?) throws {
-        try indexWords.execute(arguments: [DateKey.of(dateSent: dateSent, rowID: rowID), text])
+        words.add(key: DateKey.of(dateSent: dateSent, rowID: rowID), text: text)
         try indexTrigrams.execute(arguments: [rowID, text])
     }
 
     private func unindex(rowID: Int64, dateSent: Int, text: String?) throws {
+        // The entry to remove may still be pending (a message inserted earlier in the transaction).
+        try words.flush()
         try unindexWords.execute(arguments: [DateKey.of(dateSent: dateSent, rowID: rowID), text])
         try unindexTrigrams.execute(arguments: [rowID, text])
     }

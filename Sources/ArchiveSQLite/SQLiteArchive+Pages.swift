@@ -59,13 +59,21 @@ extension SQLiteArchive {
             indexFiles: indexFiles)
         return try await pages.submit(
             page,
-            group: { group in try await pool.write { db in try group.map { try Self.write($0, db: db) } } },
-            alone: { page in try await pool.write { db in try Self.write(page, db: db) } })
+            group: { group in try await pool.write { db in try Self.write(group, db: db) } },
+            alone: { page in try await pool.write { db in try Self.write([page], db: db)[0] } })
+    }
+
+    /// Writes pages inside the open transaction, then the word index's entries of their new messages.
+    private static func write(_ pages: [PageWrite], db: Database) throws -> [PageCounts] {
+        let words = try PendingWords(db: db)
+        let counts = try pages.map { try write($0, db: db, words: words) }
+        try words.flush()
+        return counts
     }
 
     /// Writes one page inside the open transaction.
-    private static func write(_ page: PageWrite, db: Database) throws -> PageCounts {
-        var writer = try PageWriter(db: db, time: page.time, indexFiles: page.indexFiles)
+    private static func write(_ page: PageWrite, db: Database, words: PendingWords) throws -> PageCounts {
+        var writer = try PageWriter(db: db, time: page.time, words: words, indexFiles: page.indexFiles)
         for (index, content) in page.contents.enumerated() {
             if index == page.failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
             try writer.write(content)

@@ -1,3 +1,4 @@
+import ArchiveSQL
 import ArchiveTestSupport
 import Foundation
 import GRDB
@@ -43,9 +44,19 @@ struct PageGroupTests {
     }
 
     /// Writes a first page of the fixture's own dialog while the archive's writer is held, then every page of
-    /// `pages` at once, so that they all wait for the first and go together; returns each page's counts or error.
+    /// `pages` one after another, so that they all wait for the first and go together in that order; returns each
+    /// page's counts or error, by its dialog.
     static func writeTogether(_ pages: [(String, [Message])], into fixture: ArchiveFixture) async throws
         -> [String: Result<PageCounts, any Error>]
+    {
+        Dictionary(
+            try await writeInOrder(pages, into: fixture).enumerated().map { (pages[$0.offset].0, $0.element) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// ``writeTogether(_:into:)``'s results in the order of `pages`.
+    static func writeInOrder(_ pages: [(String, [Message])], into fixture: ArchiveFixture) async throws
+        -> [Result<PageCounts, any Error>]
     {
         let archive = fixture.sqlite
         let held = Mutex(false)
@@ -59,23 +70,23 @@ struct PageGroupTests {
         try await waitUntil { held.withLock { $0 } }
         let first = Task { try await fixture.write([F.message(99_999, text: "zuerst")]) }
         try await waitUntil { archive.pages.isBusy }
-        return try await withThrowingTaskGroup(of: (String, Result<PageCounts, any Error>).self) { group in
-            for (dialogID, messages) in pages {
+        return try await withThrowingTaskGroup(of: (Int, Result<PageCounts, any Error>).self) { group in
+            for (index, (dialogID, messages)) in pages.enumerated() {
                 group.addTask {
                     do {
-                        return (dialogID, .success(try await fixture.write(messages, dialogID: dialogID)))
+                        return (index, .success(try await fixture.write(messages, dialogID: dialogID)))
                     } catch {
-                        return (dialogID, .failure(error))
+                        return (index, .failure(error))
                     }
                 }
+                try await waitUntil { archive.pages.waitingCount == index + 1 }
             }
-            try await waitUntil { archive.pages.waitingCount == pages.count }
             release.signal()
             try await holder.value
             #expect(try await first.value == PageCounts(new: 1))
-            var results: [String: Result<PageCounts, any Error>] = [:]
-            for try await (dialogID, result) in group { results[dialogID] = result }
-            return results
+            var results: [Int: Result<PageCounts, any Error>] = [:]
+            for try await (index, result) in group { results[index] = result }
+            return pages.indices.map { results[$0]! }
         }
     }
 
@@ -150,6 +161,38 @@ struct PageGroupTests {
             try await alone.write(messages, dialogID: dialogID)
         }
         #expect(try await Self.contents(fixture, dialogs: stored) == Self.contents(alone, dialogs: stored))
+        try await expectIndexesConsistent(fixture.sqlite)
+    }
+
+    @Test func aMessageStoredAndEditedInOneTransactionIsIndexedOnce() async throws {
+        // One dialog's pages in one transaction (pages of a dialog's parts, or of its updated_at pass): a message
+        // inserted by the first, its text edited by the second, the date of another moved by the third.
+        let dialog = Self.dialogs[0]
+        let first = [
+            F.message(1, text: "Altes Treffen 旧会议", offset: 10, dialogID: dialog),
+            F.message(2, text: "Termin verschoben", offset: 20, dialogID: dialog),
+        ]
+        let edited = [F.message(1, text: "Neues Treffen 新会议", offset: 10, dialogID: dialog, updatedAt: F.baseTime + 99)]
+        var moved = F.message(2, text: "Termin verschoben", offset: 20, dialogID: dialog, updatedAt: F.baseTime + 98)
+        moved.dateSent = F.baseTime + 5_000
+        let fixture = try await Self.fixture()
+        let results = try await Self.writeInOrder(
+            [(dialog, first), (dialog, edited), (dialog, [moved])], into: fixture)
+        #expect(
+            try results.map { try $0.get() } == [PageCounts(new: 2), PageCounts(edited: 1), PageCounts(unchanged: 1)])
+        #expect(try await fixture.find("neues") == [F.objectID(1)])
+        #expect(try await fixture.find("新会议") == [F.objectID(1)])
+        #expect(try await fixture.find("altes").isEmpty)
+        #expect(try await fixture.find("旧会议").isEmpty)
+        #expect(try await fixture.find("verschoben") == [F.objectID(2)])
+        // The word index's entry under the message's new second.
+        let keys = try await fixture.sqlite.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM message_words('verschoben')")
+        }
+        let rowID = try await fixture.sqlite.pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT rowid FROM messages WHERE id = ?", arguments: [F.objectID(2)])
+        }
+        #expect(keys == [DateKey.of(dateSent: F.baseTime + 5_000, rowID: try #require(rowID))])
         try await expectIndexesConsistent(fixture.sqlite)
     }
 }
