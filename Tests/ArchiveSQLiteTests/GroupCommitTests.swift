@@ -111,7 +111,8 @@ struct GroupCommitTests {
         let written = log.committed.flatMap { $0 }
         #expect(Set(written) == Set(results.keys).subtracting(bad))
         #expect(written.count == 160 - bad.count, "nothing written twice, nothing bad written")
-        #expect(log.attempts > log.committed.count, "some groups failed and were written again alone")
+        // Every refused item was tried alone at least once (beside any group it failed in).
+        #expect(log.attempts >= log.committed.count + bad.count)
     }
 
     @Test func anIdleWriterTakesTheNextCallerAtOnce() async throws {
