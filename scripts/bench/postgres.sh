@@ -42,7 +42,6 @@ pg_url() { echo "postgresql://qbarchive@/$1?host=$PG_DIR/socket"; }
 pg_new() { as_pg "$pg_bin/createdb" -h "$PG_DIR/socket" -U qbarchive "$1"; pg_url "$1"; }
 psql_q() { as_pg "$pg_bin/psql" -h "$PG_DIR/socket" -U qbarchive -Atc "$2" "$1"; }
 seconds_since() { echo "$(date +%s.%N) - $1" | bc -l | xargs printf '%.1f'; }
-ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
 secs_or_dash() { if [ "$1" = "–" ]; then echo "not run"; else echo "$1 s"; fi; }
 
 # Ingest: the crawl with no added latency, as the SQLite ingest row above.
