@@ -25,8 +25,6 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case unknownRun(Int64)
     /// A read ran past the handle's statement timeout and was stopped.
     case timedOut(seconds: Double)
-    /// A fault injected by a test, to prove a failed page leaves no trace.
-    case injectedFault(afterMessages: Int)
     /// A backup copy could not be made, or was made and is not sound (nothing was left at `path`).
     case backupFailed(path: String, reason: String)
     /// The backend has no such operation (a backend whose own tools do it better, say).
@@ -63,8 +61,6 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "The query ran longer than the \(limit) s limit and was stopped. Narrow it (a date range, a dialog, "
                 + "fewer alternatives) and try again."
-        case .injectedFault(let count):
-            return "Injected fault after \(count) messages (test only)."
         case .backupFailed(let path, let reason):
             return "The backup \(path) was not made: \(reason). Nothing was left under that name."
         case .unsupported(let message):

@@ -6,7 +6,7 @@ extension SQLiteArchive {
 
     /// Records the end of a dialog's crawl: success clears the last error, failure records it.
     ///
-    /// The cursor itself only moves with ``writePage(dialogID:rawItems:cursor:at:)``.
+    /// The cursor itself only moves with ``storeMessages(_:dialogID:cursor:observedAt:indexFiles:)``.
     public func recordCrawlOutcome(dialogID: String, error: String?, at time: Int) async throws {
         try await pool.write { db in
             if let error {

@@ -36,27 +36,10 @@ extension SQLiteArchive {
         _ messages: [(Message, JSONValue)], dialogID: String, cursor: CrawlCursor?, observedAt time: Int,
         indexFiles: Bool
     ) async throws -> PageCounts {
+        // Decoding and hashing happen here, before the write transaction, off the writer's critical path.
         let contents = try MessageContent.page(messages, dialogID: dialogID)
-        return try await write(
-            contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: nil, indexFiles: indexFiles)
-    }
-
-    /// A page written with a fault injected after `failAfter` messages, for tests.
-    func writePage(
-        dialogID: String, rawItems: [JSONValue], cursor: CrawlCursor?, at time: Int, failAfter: Int?
-    ) async throws -> PageCounts {
-        // Decoding and hashing happen before the write transaction, off the writer's critical path.
-        let contents = try MessageContent.decodePage(rawItems, dialogID: dialogID)
-        return try await write(contents, dialogID: dialogID, cursor: cursor, at: time, failAfter: failAfter)
-    }
-
-    private func write(
-        _ contents: [MessageContent], dialogID: String, cursor: CrawlCursor?, at time: Int, failAfter: Int?,
-        indexFiles: Bool = true
-    ) async throws -> PageCounts {
         let page = PageWrite(
-            contents: contents, dialogID: dialogID, cursor: cursor, time: time, failAfter: failAfter,
-            indexFiles: indexFiles)
+            contents: contents, dialogID: dialogID, cursor: cursor, time: time, indexFiles: indexFiles)
         return try await pages.submit(
             page,
             group: { group in try await pool.write { db in try Self.write(group, db: db) } },
@@ -74,10 +57,7 @@ extension SQLiteArchive {
     /// Writes one page inside the open transaction.
     private static func write(_ page: PageWrite, db: Database, words: PendingWords) throws -> PageCounts {
         var writer = try PageWriter(db: db, time: page.time, words: words, indexFiles: page.indexFiles)
-        for (index, content) in page.contents.enumerated() {
-            if index == page.failAfter { throw ArchiveError.injectedFault(afterMessages: index) }
-            try writer.write(content)
-        }
+        for content in page.contents { try writer.write(content) }
         if let cursor = page.cursor { try saveCursor(cursor, dialogID: page.dialogID, time: page.time, db: db) }
         if writer.changesFigures { try markStale([page.dialogID], db: db) }
         return writer.counts
@@ -110,7 +90,5 @@ struct PageWrite: Sendable {
     let dialogID: String
     let cursor: CrawlCursor?
     let time: Int
-    /// For tests: the page fails after this many messages (``ArchiveError/injectedFault(afterMessages:)``).
-    let failAfter: Int?
     let indexFiles: Bool
 }

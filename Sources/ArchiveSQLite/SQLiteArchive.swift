@@ -16,8 +16,8 @@ import GRDB
 ///
 /// ```swift
 /// let archive = try SQLiteArchive.create(at: "chat.qbarchive")
-/// try await archive.upsertDialogs(rawItems: dialogPage.rawItems)
-/// let counts = try await archive.writePage(dialogID: id, rawItems: page.rawItems, cursor: next)
+/// try await archive.storeDialogs(rawItems: dialogPage.rawItems)
+/// let counts = try await archive.storeMessages(dialogID: id, rawItems: page.rawItems, cursor: next)
 /// ```
 public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     /// The path of the SQLite file.

@@ -154,9 +154,20 @@ struct PageWriteTests {
             F.message(2, text: "neu eins", offset: 10), F.message(3, text: "neu zwei", offset: 20),
         ]
         let cursor = CrawlCursor(checkedUpdatedAt: F.baseTime + 60).advanced(over: page)
-        await #expect(throws: ArchiveError.injectedFault(afterMessages: 2)) {
-            _ = try await fixture.sqlite.writePage(
-                dialogID: F.dialogID, rawItems: page.map(\.json), cursor: cursor, at: F.baseTime + 99, failAfter: 2)
+        // The database itself refuses the page's third message, after the first has made a revision and the
+        // second has been inserted: a trigger of the writer's connection only, gone with the fixture.
+        try await fixture.sqlite.pool.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER refuse_third BEFORE INSERT ON main.messages WHEN NEW.id = '\(F.objectID(3))'
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """)
+        }
+        await #expect {
+            try await fixture.archive.storeMessages(
+                dialogID: F.dialogID, rawItems: page.map(\.json), cursor: cursor, at: F.baseTime + 99)
+        } throws: { error in
+            (error as? DatabaseError)?.message == "refused by the test"
         }
 
         #expect(try await fixture.archive.crawlState(dialogID: F.dialogID) == before)

@@ -41,21 +41,6 @@ public struct MessageContent: Sendable {
         contentHash = Data(SHA256.hash(data: content.serialized()))
     }
 
-    /// Decodes a page's raw items, checking that each belongs to `dialogID`.
-    public static func decodePage(_ rawItems: [JSONValue], dialogID: String) throws -> [MessageContent] {
-        var messages: [(Message, JSONValue)] = []
-        messages.reserveCapacity(rawItems.count)
-        for (index, raw) in rawItems.enumerated() {
-            do {
-                messages.append((try Message(json: raw), raw))
-            } catch {
-                throw ArchiveError.undecodableItem(
-                    kind: "message", index: index, reason: error.errorDescription ?? "\(error)")
-            }
-        }
-        return try page(messages, dialogID: dialogID)
-    }
-
     /// The contents of a page's decoded items, checking that each belongs to `dialogID`.
     public static func page(_ messages: [(Message, JSONValue)], dialogID: String) throws -> [MessageContent] {
         try messages.map { message, raw in
