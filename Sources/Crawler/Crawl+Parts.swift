@@ -55,9 +55,9 @@ extension Crawl {
         do {
             try await pager.walk(from: start) { batch in
                 counts.add(
-                    try await archive.storeMessages(
-                        Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id,
-                        cursor: savesCursor ? batch.cursor : nil, observedAt: runStart, indexFiles: indexFiles))
+                    try await store(
+                        batch.messages, batch.rawMessages, of: target, cursor: savesCursor ? batch.cursor : nil,
+                        at: runStart))
                 cursor = batch.cursor
                 guard let slots, let end, let at = cursor.dateSent else { return }
                 recent.append(at)
@@ -71,9 +71,7 @@ extension Crawl {
                 target, from: split.cursor, at: split.at, parts: split.parts, end: split.end, below: below,
                 slots: split.slots, runStart: runStart, counts: &counts)
             if savesCursor {
-                counts.add(
-                    try await archive.storeMessages(
-                        [], dialogID: target.dialog.id, cursor: final, observedAt: runStart, indexFiles: indexFiles))
+                counts.add(try await store([], [], of: target, cursor: final, at: runStart))
             }
             return (final, counts)
         }

@@ -43,6 +43,9 @@ public enum CrawlEvent: Sendable {
     /// A long dialog's walk went on in `parts` parts at once from the second `from`, its crawl's other walks
     /// being done (``Crawl/walkRange(_:from:below:savesCursor:slots:runStart:)``).
     case dialogParts(id: String, parts: Int, from: Int)
+    /// App scope: the dialog's reader (`from`) could no longer read it (`reason`: 403 or 404, they left it or
+    /// removed it from their list after the listing), and it goes on as `to`, the next user who listed it.
+    case readerChanged(id: String, from: Int?, to: Int, reason: String)
     /// App scope: a user's dialog list could not be read after retries; the other users' dialogs go on.
     case listingFailed(user: Int, reason: String)
     case tombstoned(messages: Int, dialogs: Int)
@@ -82,6 +85,8 @@ public struct Crawl: Sendable {
         var reader: Int?
         /// App scope: every user whose dialog list shows it, in listing order (the reader first).
         var listers: [Int] = []
+        /// What this run stored of the dialog, whichever walk or reader stored it.
+        var tally = PageTally()
     }
 
     /// Runs the crawl and records it; the summary's status says how it ended.
@@ -263,32 +268,15 @@ public struct Crawl: Sendable {
             return
         }
         if Self.endsRun(error) { throw error }
+        // What the dialog's pages stored before it failed is in the archive: counted, as the pages are kept.
+        summary.messagesNew += outcome.counts.new
+        summary.messagesEdited += outcome.counts.edited
         summary.dialogsFailed += 1
         summary.failures[outcome.dialogID] = error.localizedDescription
         summary.status = .partial
         logger.error(
             "dialog failed", metadata: ["dialog": "\(outcome.dialogID)", "error": "\(error.localizedDescription)"])
         events(.dialogFailed(id: outcome.dialogID, reason: error.localizedDescription))
-    }
-
-    /// Crawls one dialog and records how it went in its crawl state (`last_success_at`, or the error), so
-    /// `status` can show which dialogs lag. A targeted crawl (`--where`) fetches only part of a dialog and
-    /// records no success; a run cut short (cancelled, authentication lost) records nothing for the dialog.
-    func outcome(of target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async -> DialogOutcome {
-        let id = target.dialog.id
-        do {
-            let counts = try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
-            if options.query == nil {
-                try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
-            }
-            return DialogOutcome(dialogID: id, counts: counts)
-        } catch {
-            if !Self.endsRun(error), !Task.isCancelled {
-                try? await archive.recordCrawlOutcome(
-                    dialogID: id, error: error.localizedDescription, at: ArchiveTime.now())
-            }
-            return DialogOutcome(dialogID: id, error: error)
-        }
     }
 
     /// New messages from the dialog's cursor (in parts when it is long and `slots` has some free), then messages
@@ -321,10 +309,7 @@ public struct Crawl: Sendable {
             pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))]
             pager.newest = nil
             try await pager.walk(from: CrawlCursor()) { batch in
-                let stored = try await archive.storeMessages(
-                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
-                    observedAt: runStart, indexFiles: indexFiles)
-                counts.add(stored)
+                counts.add(try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart))
             }
         }
         return counts
@@ -346,10 +331,7 @@ public struct Crawl: Sendable {
             }
         }
         try await pager.walk(from: start) { batch in
-            counts.add(
-                try await archive.storeMessages(
-                    Array(zip(batch.messages, batch.rawMessages)), dialogID: target.dialog.id, cursor: nil,
-                    observedAt: runStart, indexFiles: indexFiles))
+            counts.add(try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart))
         }
         return counts
     }

@@ -9,7 +9,7 @@ public final class CrawlReporter: Sendable {
         /// A progress line redrawn in place (dialogs done/total, messages, rate, ETA).
         case terminal
         /// `{"event": ...}` per line: listing_part (a worker of a shared crawl), listed, dialog, dialog_parts (a
-        /// long dialog walked in parts), dialog_failed, dialog_list_failed, tombstones, files, summary.
+        /// long dialog walked in parts), dialog_reader (read as another occupant), dialog_failed, dialog_list_failed, tombstones, files, summary.
         case json
         /// Failures and the final summary only (output that is not a terminal: logs, systemd).
         case quiet
@@ -54,7 +54,7 @@ public final class CrawlReporter: Sendable {
                 state.edited += edited
             case .dialogFailed: state.failed += 1
             case .listingFailed: break
-            case .tombstoned, .filesFetched, .listingPart, .dialogParts: break
+            case .tombstoned, .filesFetched, .listingPart, .dialogParts, .readerChanged: break
             }
             return state
         }
@@ -120,6 +120,11 @@ public final class CrawlReporter: Sendable {
             ["event": "dialog_failed", "id": .string(id), "reason": .string(reason)]
         case .dialogParts(let id, let parts, let from):
             ["event": "dialog_parts", "id": .string(id), "parts": .int(parts), "from": .int(from)]
+        case .readerChanged(let id, let from, let to, let reason):
+            [
+                "event": "dialog_reader", "id": .string(id), "from": from.map(JSONValue.int) ?? .null, "to": .int(to),
+                "reason": .string(reason),
+            ]
         case .listingFailed(let user, let reason):
             ["event": "dialog_list_failed", "user": .int(user), "reason": .string(reason)]
         case .tombstoned(let messages, let dialogs):

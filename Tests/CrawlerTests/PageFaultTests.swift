@@ -159,6 +159,10 @@ struct PageFaultTests {
             #expect(summary.status == .partial)
             #expect(!summary.failures.isEmpty)
             #expect(summary.failures.values.allSatisfy { $0.contains("cut short") }, "\(summary.failures)")
+            // The pages a failed dialog stored before it failed are kept, and the run's totals count them.
+            let stored = try await archive.counts().messages
+            #expect(stored > 0)
+            #expect(summary.messagesNew == stored)
         }
     }
 

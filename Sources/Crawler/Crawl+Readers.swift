@@ -1,0 +1,68 @@
+import Archive
+import Foundation
+import Logging
+import QuickBlox
+import QuickBloxClient
+
+extension Crawl {
+    /// Crawls one dialog and records how it went in its crawl state (`last_success_at`, or the error), so
+    /// `status` can show which dialogs lag. A targeted crawl (`--where`) fetches only part of a dialog and
+    /// records no success; a run cut short (cancelled, authentication lost) records nothing for the dialog.
+    ///
+    /// In app scope a dialog is read as the first user whose list showed it. When that user can no longer read
+    /// it — they left the group (403) or removed the dialog from their own list (404) after the listing — the
+    /// dialog is read as the next user who listed it, from the cursor the pages stored so far have moved, as a
+    /// later run would (``readerLost(_:)``; reported as ``CrawlEvent/readerChanged(id:from:to:reason:)``). Only
+    /// when every lister has lost it (deleted for everyone meanwhile) does the dialog fail, and the run end
+    /// partial. What the dialog's pages stored is counted either way (``PageTally``).
+    func outcome(of target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async -> DialogOutcome {
+        let id = target.dialog.id
+        var target = target
+        var others = target.listers.filter { $0 != target.reader }
+        while true {
+            do {
+                _ = try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
+                if options.query == nil {
+                    try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
+                }
+                return DialogOutcome(dialogID: id, counts: target.tally.total)
+            } catch  where Self.readerLost(error) && !others.isEmpty && !Task.isCancelled {
+                let next = others.removeFirst()
+                logger.notice(
+                    "dialog read as another occupant",
+                    metadata: [
+                        "dialog": "\(id)", "from": "\(target.reader.map(String.init) ?? "-")", "to": "\(next)",
+                        "error": "\(error.localizedDescription)",
+                    ])
+                events(.readerChanged(id: id, from: target.reader, to: next, reason: error.localizedDescription))
+                target.reader = next
+            } catch {
+                if !Self.endsRun(error), !Task.isCancelled {
+                    try? await archive.recordCrawlOutcome(
+                        dialogID: id, error: error.localizedDescription, at: ArchiveTime.now())
+                }
+                return DialogOutcome(dialogID: id, counts: target.tally.total, error: error)
+            }
+        }
+    }
+
+    /// Whether `error` says the reader may no longer read the dialog: 403 (not an occupant: they left the group)
+    /// or 404 (not in their view: they removed it from their own list, or it was deleted for everyone) — QuickBlox
+    /// reference, `GET /chat/Message.json`.
+    static func readerLost(_ error: any Error) -> Bool {
+        guard let error = error as? QuickBloxClientError else { return false }
+        return error.status == 403 || error.status == 404
+    }
+
+    /// Stores a page of `target`'s dialog and adds what it stored to the dialog's tally, which outlasts a walk
+    /// that fails and a change of reader.
+    func store(
+        _ messages: [Message], _ raw: [JSONValue], of target: Target, cursor: CrawlCursor?, at runStart: Int
+    ) async throws -> PageCounts {
+        let stored = try await archive.storeMessages(
+            Array(zip(messages, raw)), dialogID: target.dialog.id, cursor: cursor, observedAt: runStart,
+            indexFiles: indexFiles)
+        target.tally.add(stored)
+        return stored
+    }
+}
