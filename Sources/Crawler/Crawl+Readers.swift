@@ -12,13 +12,14 @@ extension Crawl {
     /// In app scope a dialog is read as the first user whose list showed it. When that user can no longer read
     /// it — they left the group (403) or removed the dialog from their own list (404) after the listing — the
     /// dialog is read as the next user who listed it, from the cursor the pages stored so far have moved, as a
-    /// later run would (``readerLost(_:)``; reported as ``CrawlEvent/readerChanged(id:from:to:reason:)``). Only
-    /// when every lister has lost it (deleted for everyone meanwhile) does the dialog fail, and the run end
-    /// partial. What the dialog's pages stored is counted either way (``PageTally``).
+    /// later run would (``readerLost(_:)``; reported as ``CrawlEvent/readerChanged(id:from:to:reason:)``), up to
+    /// ``readersTried`` users. Only when they have all lost it (deleted for everyone meanwhile, most likely) does
+    /// the dialog fail, and the run end partial. What the dialog's pages stored is counted either way
+    /// (``PageTally``).
     func outcome(of target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async -> DialogOutcome {
         let id = target.dialog.id
         var target = target
-        var others = target.listers.filter { $0 != target.reader }
+        var others = target.listers.filter { $0 != target.reader }.prefix(Self.readersTried - 1)
         while true {
             do {
                 _ = try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
@@ -45,6 +46,11 @@ extension Crawl {
             }
         }
     }
+
+    /// How many users a dialog is read through at most in one run, its reader included, when each in turn loses
+    /// it: every user lists a public dialog, and one deleted for everyone answers 404 to them all — one request
+    /// (with the server's latency) each.
+    static let readersTried = 4
 
     /// Whether `error` says the reader may no longer read the dialog: 403 (not an occupant: they left the group)
     /// or 404 (not in their view: they removed it from their own list, or it was deleted for everyone) — QuickBlox

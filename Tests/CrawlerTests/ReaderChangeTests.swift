@@ -94,17 +94,23 @@ struct ReaderChangeTests {
     func theDialogIsReadAsTheNextLister(_ loss: Loss) async throws {
         try await CrawlTests.run({ configuration in
             configuration.seed = 23
-            configuration.users = 6
-            configuration.dialogs = 8
+            configuration.users = 8
+            configuration.dialogs = 10
             configuration.messages = 600
             // Every request waits this long before it is answered: the loss, made when the listing ends, is in
             // place before the first page of any dialog is read.
             configuration.latencyMilliseconds = 300
         }) { setup in
-            // A private dialog for a removal (any occupant may remove it for themselves, or its owner delete it),
-            // a group of three or more for leaving (the others stay).
-            let type = loss == .leftTheGroup ? 2 : 3
-            let picked = try #require(try await Self.pick(setup, type: type, occupants: type == 2 ? 3 : 2))
+            // A private dialog for a removal (any occupant may remove it for themselves), a group of three or more
+            // for leaving (the others stay), a group of more than ``Crawl/readersTried`` for a deletion: each
+            // lister answers 404, and the crawl stops asking after that many.
+            let (type, occupants) =
+                switch loss {
+                case .removedForThemselves: (3, 2)
+                case .leftTheGroup: (2, 3)
+                case .deletedForEveryone: (2, Crawl.readersTried + 1)
+                }
+            let picked = try #require(try await Self.pick(setup, type: type, occupants: occupants))
             let reader = picked.occupants[0]
             let next = picked.occupants[1]
             let log = ReaderLog()
@@ -128,11 +134,12 @@ struct ReaderChangeTests {
 
             let archived = try await setup.archive.messages(dialogID: picked.id).map(\.id)
             if loss == .deletedForEveryone {
-                // Every lister answers 404: each is tried, then the dialog fails and the run says so.
+                // Every lister answers 404: the first ``Crawl/readersTried`` are tried, then the dialog fails and
+                // the run says so.
                 #expect(summary.status == .partial)
                 #expect(summary.dialogsFailed == 1)
                 #expect(summary.failures[picked.id]?.contains("404") == true, "\(summary.failures)")
-                #expect(log.all.map(\.to) == Array(picked.occupants.dropFirst()))
+                #expect(log.all.map(\.to) == Array(picked.occupants.dropFirst().prefix(Crawl.readersTried - 1)))
                 #expect(archived.isEmpty)
             } else {
                 #expect(summary.status == .complete, "\(summary.failures)")
