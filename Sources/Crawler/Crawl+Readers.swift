@@ -27,7 +27,7 @@ extension Crawl {
                     try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
                 }
                 return DialogOutcome(dialogID: id, counts: target.tally.total)
-            } catch  where Self.readerLost(error) && !others.isEmpty && !Task.isCancelled {
+            } catch let error where Self.readerLost(error) && !others.isEmpty && !Task.isCancelled {
                 let next = others.removeFirst()
                 logger.notice(
                     "dialog read as another occupant",
