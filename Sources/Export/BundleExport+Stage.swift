@@ -31,6 +31,10 @@ extension BundleExport {
             let messagesCSV = try stage.create("messages.csv")
             let deletions = try stage.create("deletions.jsonl")
             try messagesCSV.write(Array((ExportRecord.csvHeader + "\n").utf8))
+            // Both message files are written on a thread of their own, as the loop hands their records over.
+            let messageFiles = MessageFilesWriter(json: messagesJSON, csv: messagesCSV)
+            defer { messageFiles.abandon() }
+            var messageCount = 0
             var files: [BundleManifest.File] = []
             var transcript: StagedFile?
             var dialogIDs: [String] = []
@@ -43,6 +47,8 @@ extension BundleExport {
             var resolver = FileReferenceResolver(carriage: carriage)
 
             for try await batch in snapshot.messages(matching: query) {
+                var records: [MessageFilesWriter.Record] = []
+                records.reserveCapacity(batch.items.count)
                 for (hit, keys) in zip(batch.items, batch.attachmentKeys) {
                     let message = hit.message
                     let references = resolver.resolve(keys: keys, files: batch.files)
@@ -58,13 +64,8 @@ extension BundleExport {
                     try transcript?.write(
                         Array(
                             privacy.redact(TranscriptWriter.lines(spoken, files: references, carriage: carriage)).utf8))
-                    line.removeAll(keepingCapacity: true)
-                    MessageRecord.writeJSON(
-                        shown, raw: true, files: privacy.redact(references.json(carriage)), into: &line)
-                    try messagesJSON.append(record: line)
-                    line.removeAll(keepingCapacity: true)
-                    ExportRecord.writeCSV(shown, files: references, into: &line)
-                    try messagesCSV.append(record: line)
+                    records.append(
+                        .init(hit: shown, filesJSON: privacy.redact(references.json(carriage)), references: references))
                     if let deletedAt = message.deletedAt {
                         line.removeAll(keepingCapacity: true)
                         BundleRecords.deletion(
@@ -76,9 +77,12 @@ extension BundleExport {
                     if let recipient = message.recipientID, recipient != 0 { userIDs.insert(recipient) }
                     first = min(first ?? message.dateSent, message.dateSent)
                     last = max(last ?? message.dateSent, message.dateSent)
-                    if messagesJSON.records % 10_000 == 0 { progress(messagesJSON.records) }
+                    messageCount += 1
+                    if messageCount % 10_000 == 0 { progress(messageCount) }
                 }
+                try messageFiles.write(records)
             }
+            try messageFiles.finish()
             if let transcript { files.append(try transcript.finish(records: nil)) }
             let transcripts = files.count
 
@@ -127,11 +131,10 @@ extension BundleExport {
             }
 
             let counts: [String: JSONValue] = [
-                "messages": .int(messagesJSON.records), "dialogs": .int(dialogs.records), "users": .int(users.records),
+                "messages": .int(messageCount), "dialogs": .int(dialogs.records), "users": .int(users.records),
                 "revisions": .int(revisions.records), "membership": .int(membership.records),
                 "deletions": .int(deletions.records), "transcripts": .int(transcripts),
             ]
-            let messageCount = messagesJSON.records
             for file in [messagesJSON, messagesCSV, deletions, dialogs, membership, users, revisions] {
                 files.append(try file.finish(records: file.records))
             }
