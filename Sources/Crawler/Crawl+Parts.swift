@@ -39,7 +39,7 @@ extension Crawl {
     /// the cursor where the parts began; the next run reads their messages again (they are stored once, by id).
     func walkRange(
         _ target: Target, from start: CrawlCursor, below: Int?, savesCursor: Bool, slots: WalkSlots?, runStart: Int
-    ) async throws -> (cursor: CrawlCursor, counts: PageCounts) {
+    ) async throws -> CrawlCursor {
         var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
         pager.pageSize = options.pageSize
         if let below {
@@ -48,16 +48,14 @@ extension Crawl {
             pager.newest = target.newest
         }
         let end = below ?? target.dialog.lastMessageDateSent.map { $0 + 1 }
-        var counts = PageCounts()
         var cursor = start
         // The second each of the last pages ended at.
         var recent: [Int] = []
         do {
             try await pager.walk(from: start) { batch in
-                counts.add(
-                    try await store(
-                        batch.messages, batch.rawMessages, of: target, cursor: savesCursor ? batch.cursor : nil,
-                        at: runStart))
+                try await store(
+                    batch.messages, batch.rawMessages, of: target, cursor: savesCursor ? batch.cursor : nil,
+                    at: runStart)
                 cursor = batch.cursor
                 guard let slots, let end, let at = cursor.dateSent else { return }
                 recent.append(at)
@@ -65,15 +63,13 @@ extension Crawl {
                 guard let parts = Self.parts(recent: recent, end: end, slots: slots) else { return }
                 throw GoOnInParts(cursor: cursor, at: at, parts: parts, end: end, slots: slots)
             }
-            return (cursor, counts)
+            return cursor
         } catch let split as GoOnInParts {
             let final = try await walkParts(
                 target, from: split.cursor, at: split.at, parts: split.parts, end: split.end, below: below,
-                slots: split.slots, runStart: runStart, counts: &counts)
-            if savesCursor {
-                counts.add(try await store([], [], of: target, cursor: final, at: runStart))
-            }
-            return (final, counts)
+                slots: split.slots, runStart: runStart)
+            if savesCursor { try await store([], [], of: target, cursor: final, at: runStart) }
+            return final
         }
     }
 
@@ -96,7 +92,7 @@ extension Crawl {
     /// each other part holds a borrowed slot, and gives it back when it ends.
     private func walkParts(
         _ target: Target, from cursor: CrawlCursor, at: Int, parts: Int, end: Int, below: Int?, slots: WalkSlots,
-        runStart: Int, counts: inout PageCounts
+        runStart: Int
     ) async throws -> CrawlCursor {
         let bounds = (1..<parts).map { at + (end - at) * $0 / parts }
         var ranges: [(from: CrawlCursor, below: Int?)] = [(cursor, bounds[0])]
@@ -106,19 +102,18 @@ extension Crawl {
         }
         events(.dialogParts(id: target.dialog.id, parts: parts, from: at))
         var final = cursor
-        try await withThrowingTaskGroup(of: (Int, CrawlCursor, PageCounts).self) { group in
+        try await withThrowingTaskGroup(of: (Int, CrawlCursor).self) { group in
             for (index, range) in ranges.enumerated() {
                 group.addTask {
                     defer { if index > 0 { slots.give() } }
-                    let walked = try await walkRange(
+                    let ended = try await walkRange(
                         target, from: range.from, below: range.below, savesCursor: false, slots: slots,
                         runStart: runStart)
-                    return (index, walked.cursor, walked.counts)
+                    return (index, ended)
                 }
             }
-            for try await (index, ended, partCounts) in group {
-                counts.add(partCounts)
-                if index == ranges.count - 1 { final = ended }
+            for try await (index, ended) in group where index == ranges.count - 1 {
+                final = ended
             }
         }
         return final

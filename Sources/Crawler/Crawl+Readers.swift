@@ -22,7 +22,7 @@ extension Crawl {
         var others = target.listers.filter { $0 != target.reader }.prefix(Self.readersTried - 1)
         while true {
             do {
-                _ = try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
+                try await crawlDialog(target, since: since, runStart: runStart, slots: slots)
                 if options.query == nil {
                     try await archive.recordCrawlOutcome(dialogID: id, error: nil, at: ArchiveTime.now())
                 }
@@ -60,15 +60,14 @@ extension Crawl {
         return error.status == 403 || error.status == 404
     }
 
-    /// Stores a page of `target`'s dialog and adds what it stored to the dialog's tally, which outlasts a walk
-    /// that fails and a change of reader.
+    /// Stores a page of `target`'s dialog and adds what it stored to the dialog's tally: the one count of what a
+    /// dialog's walks stored, which outlasts a walk that fails and a change of reader.
     func store(
         _ messages: [Message], _ raw: [JSONValue], of target: Target, cursor: CrawlCursor?, at runStart: Int
-    ) async throws -> PageCounts {
+    ) async throws {
         let stored = try await archive.storeMessages(
             Array(zip(messages, raw)), dialogID: target.dialog.id, cursor: cursor, observedAt: runStart,
             indexFiles: indexFiles)
         target.tally.add(stored)
-        return stored
     }
 }

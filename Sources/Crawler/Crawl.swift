@@ -280,10 +280,9 @@ public struct Crawl: Sendable {
     }
 
     /// New messages from the dialog's cursor (in parts when it is long and `slots` has some free), then messages
-    /// changed since the last completed run.
-    func crawlDialog(_ target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async throws -> PageCounts {
+    /// changed since the last completed run. What the pages stored adds up in the target's tally.
+    func crawlDialog(_ target: Target, since: Int?, runStart: Int, slots: WalkSlots? = nil) async throws {
         if options.query != nil { return try await crawlTargeted(target, runStart: runStart) }
-        var counts = PageCounts()
         let start = try await archive.crawlState(dialogID: target.dialog.id)?.cursor ?? CrawlCursor()
         // The dialog's newest message says whether anything is new since the cursor (an empty dialog has
         // none; a message that arrives later also shows in the updated_at pass).
@@ -294,11 +293,8 @@ public struct Crawl: Sendable {
                 || (newest == start.dateSent && !start.idsAtDateSent.contains(target.dialog.lastMessageID ?? ""))
         }
         if hasNew {
-            counts.add(
-                try await walkRange(
-                    target, from: start, below: nil, savesCursor: true, slots: slots, runStart: runStart
-                )
-                .counts)
+            _ = try await walkRange(
+                target, from: start, below: nil, savesCursor: true, slots: slots, runStart: runStart)
         }
         if let since {
             var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
@@ -309,17 +305,15 @@ public struct Crawl: Sendable {
             pager.filters = [("updated_at[gte]", String(since - Self.clockMargin))]
             pager.newest = nil
             try await pager.walk(from: CrawlCursor()) { batch in
-                counts.add(try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart))
+                try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart)
             }
         }
-        return counts
     }
 
     /// A targeted crawl of one dialog: every message matching ``CrawlOptions/messageFilters``, stored
     /// without moving the dialog's cursor. A `date_sent[gte]` filter becomes the walk's starting cursor
     /// (the pager owns that parameter).
-    func crawlTargeted(_ target: Target, runStart: Int) async throws -> PageCounts {
-        var counts = PageCounts()
+    func crawlTargeted(_ target: Target, runStart: Int) async throws {
         var pager = MessagePager(client: client, dialogID: target.dialog.id, onBehalfOf: target.reader)
         pager.pageSize = options.pageSize
         var start = CrawlCursor()
@@ -331,9 +325,8 @@ public struct Crawl: Sendable {
             }
         }
         try await pager.walk(from: start) { batch in
-            counts.add(try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart))
+            try await store(batch.messages, batch.rawMessages, of: target, cursor: nil, at: runStart)
         }
-        return counts
     }
 }
 

@@ -9,7 +9,8 @@ public final class CrawlReporter: Sendable {
         /// A progress line redrawn in place (dialogs done/total, messages, rate, ETA).
         case terminal
         /// `{"event": ...}` per line: listing_part (a worker of a shared crawl), listed, dialog, dialog_parts (a
-        /// long dialog walked in parts), dialog_reader (read as another occupant), dialog_failed, dialog_list_failed, tombstones, files, summary.
+        /// long dialog walked in parts), dialog_reader (read as another occupant), dialog_failed,
+        /// dialog_list_failed, tombstones, files, summary.
         case json
         /// Failures and the final summary only (output that is not a terminal: logs, systemd).
         case quiet
