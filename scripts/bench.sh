@@ -39,7 +39,9 @@ PID=""
 trap 'kill $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 BENCH_START=$(date +%s)
 progress() { echo "bench: $(( $(date +%s) - BENCH_START ))s $*" >&2; }
-ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; } # two decimals; scripts/bench/postgres.sh uses it too
+# A quotient at two decimals: shown of a bc expression, ratio of two figures (scripts/bench/postgres.sh uses it too).
+shown() { echo "$1" | bc -l | xargs printf '%.2f'; }
+ratio() { shown "$1 / $2"; }
 # Measurements made by hand — profiles, before and after a change, figures the script cannot take — live in
 # docs/performance/NAME.md and are placed under their section of the generated page, so a rerun keeps them.
 # Left out of make bench-quick's page (they are about a million messages).
@@ -436,8 +438,6 @@ goal_row() { # $1 what, $2 this run (text), $3 value, $4 le|ge, $5 bound, $6 goa
   fi
   goals_rows+="| $1 | $2 | $6 | $verdict | $7 |"$'\n'
 }
-# A quotient as the table shows it: "a / b" at two decimals.
-shown() { echo "$1" | bc -l | xargs printf '%.2f'; }
 goal_row "ingest: import of the bundle ÷ the \`sqlite3\` CLI's time" \
   "$(ratio "$import_s" "$sqlite3_ingest_s")× ($import_s s, CLI $sqlite3_ingest_s s)" "$import_s / $sqlite3_ingest_s" le "1 / 1.2" \
   "≤ 0.83× (1.2× as fast)" "[Ingest](#ingest)"
