@@ -95,6 +95,18 @@ extension SQLiteArchive {
         }
     }
 
+    public func forgetDialogHides(id: String, recordedAt time: Int) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM dialog_hides WHERE dialog_id = ? AND observed_at = ?", arguments: [id, time])
+            let withdrawn = db.changesCount
+            if withdrawn > 0 {
+                try Self.rewriteHiddenFor(table: "dialogs", hides: "dialog_hides", key: "dialog_id", id: id, db: db)
+            }
+            return withdrawn
+        }
+    }
+
     /// Sets a row's `hidden_for` from its hide rows (the table and column names are constants).
     private static func rewriteHiddenFor(table: String, hides: String, key: String, id: String, db: Database) throws {
         let hidden = try Row.fetchAll(

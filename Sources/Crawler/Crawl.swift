@@ -229,6 +229,8 @@ public struct Crawl: Sendable {
         var dialogID: String
         var counts = PageCounts()
         var error: (any Error)?
+        /// Hides this run's listing recorded for the dialog, withdrawn when every reader found it gone.
+        var hidesWithdrawn = 0
     }
 
     /// Crawls dialogs `options.concurrency` at a time; a dialog that fails is recorded and the rest go on.
@@ -272,6 +274,7 @@ public struct Crawl: Sendable {
         summary.messagesNew += outcome.counts.new
         summary.messagesEdited += outcome.counts.edited
         summary.dialogsFailed += 1
+        summary.dialogHidesWithdrawn += outcome.hidesWithdrawn
         summary.failures[outcome.dialogID] = error.localizedDescription
         summary.status = .partial
         logger.error(

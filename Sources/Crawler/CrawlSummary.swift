@@ -20,6 +20,9 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var messagesHidden = 0
     /// Dialogs newly recorded as gone from some user's list while others still have them.
     public var dialogsHidden = 0
+    /// Dialog hides the listing recorded and the run withdrew: every reader then found the dialog gone (deleted
+    /// for everyone between the users' lists, whose lack of it proved no hide).
+    public var dialogHidesWithdrawn = 0
     /// Messages no view re-checked still lists, in groups larger than `--recheck-views`: kept as hidden
     /// for the users checked, not tombstoned (unproven).
     public var messagesUnconfirmed = 0
@@ -74,6 +77,9 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
         if messagesHidden > 0 { text += ", \(messagesHidden) hidden for someone" }
         if dialogsDeleted > 0 { text += ", \(dialogsDeleted) dialogs deleted" }
         if dialogsHidden > 0 { text += ", \(dialogsHidden) dialogs hidden for someone" }
+        if dialogHidesWithdrawn > 0 {
+            text += ", \(dialogHidesWithdrawn) dialog hides withdrawn (the dialog was gone for every reader)"
+        }
         if messagesUnconfirmed > 0 { text += ", \(messagesUnconfirmed) gone from every view checked (kept)" }
         let megabytes = Double(bytes) / 1_000_000
         text += "; \(requests) requests (\(retries) retries), \(String(format: "%.1f", megabytes)) MB"

@@ -206,6 +206,11 @@ struct PostgresWriterTests {
             try await archive.forgetHidden(messageIDs: [ids[1]], for: 3)
             #expect(try await archive.recordDialogHidden(id: Fixture.otherDialogID, for: 2, at: 9))
             #expect(try await !archive.recordDialogHidden(id: Fixture.otherDialogID, for: 2, at: 9))
+            // A hide recorded by another run stays when this run's (at 12) are withdrawn.
+            #expect(try await archive.recordDialogHidden(id: Fixture.otherDialogID, for: 4, at: 12))
+            #expect(try await archive.recordDialogHidden(id: Fixture.otherDialogID, for: 5, at: 12))
+            #expect(try await archive.forgetDialogHides(id: Fixture.otherDialogID, recordedAt: 12) == 2)
+            #expect(try await archive.forgetDialogHides(id: Fixture.otherDialogID, recordedAt: 12) == 0)
             #expect(try await archive.tombstoneDialog(id: Fixture.otherDialogID, evidence: evidence, at: 10))
             #expect(try await !archive.tombstoneDialog(id: Fixture.otherDialogID, evidence: evidence, at: 11))
         }
@@ -214,6 +219,8 @@ struct PostgresWriterTests {
         try await pair.expectSameRows("message_hides", ["message_id", "user_id", "observed_at"], order: "message_id")
         try await pair.expectSameRows(
             "dialogs", ["id", "deleted_at", "deleted_evidence", "hidden_for"], order: "id")
+        try await pair.expectSameRows("dialog_hides", ["dialog_id", "user_id", "observed_at"], order: "user_id")
+        #expect(try await pair.postgresColumn("SELECT user_id FROM dialog_hides", as: Int.self) == [2])
         try await pair.expectSameRows(
             "dialog_membership", ["id", "dialog_id", "user_id", "joined_observed_at", "left_observed_at"],
             order: "id")
@@ -302,6 +309,7 @@ protocol WriterActs: Sendable {
     func recordHidden(messageIDs: [String], for user: Int, at time: Int) async throws -> Int
     func forgetHidden(messageIDs: [String], for user: Int) async throws
     func recordDialogHidden(id: String, for user: Int, at time: Int) async throws -> Bool
+    func forgetDialogHides(id: String, recordedAt time: Int) async throws -> Int
     func beginRun(scope: String?, query: String?, at time: Int) async throws -> Int64
     func finishRun(_ id: Int64, status: RunStatus, counts: RunCounts, error: String?, at time: Int) async throws
     func closeAbandonedRuns(reason: String, at time: Int) async throws -> Int

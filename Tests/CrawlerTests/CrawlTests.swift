@@ -25,6 +25,18 @@ struct CrawlTests {
             configure: (inout CrawlOptions) -> Void = { _ in },
             events: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
         ) async throws -> CrawlSummary {
+            try await makeCrawl(
+                scope, reconcile: reconcile, concurrency: concurrency, attempts: attempts, configure: configure,
+                events: events
+            ).run()
+        }
+
+        /// A crawl as `scope`, not started: for tests that drive its steps one by one.
+        func makeCrawl(
+            _ scope: CrawlSettings.Scope = .app, reconcile: Bool = false, concurrency: Int = 3, attempts: Int = 30,
+            configure: (inout CrawlOptions) -> Void = { _ in },
+            events: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+        ) -> Crawl {
             var configuration = ClientConfiguration(
                 endpoint: endpoint,
                 credentials: scope == .app
@@ -40,10 +52,9 @@ struct CrawlTests {
             options.reconcile = reconcile
             options.concurrency = concurrency
             configure(&options)
-            let crawl = Crawl(
+            return Crawl(
                 client: QuickBloxClient(configuration: configuration, logger: CrawlTests.quiet), archive: archive,
                 options: options, logger: CrawlTests.quiet, events: events)
-            return try await crawl.run()
         }
 
         /// The truth's current messages by id, and the ids of deleted messages.

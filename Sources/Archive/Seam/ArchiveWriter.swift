@@ -76,6 +76,10 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Records that a dialog left `user`'s dialog list while it is not deleted for everyone; `false` when
     /// already recorded.
     func recordDialogHidden(id: String, for user: Int, at time: Int) async throws -> Bool
+    /// Withdraws the hides of a dialog recorded at `time` — by the run that started then, from users' lists that
+    /// lacked it — when that run found it deleted for everyone: the lists were read on both sides of the
+    /// deletion, and the later ones' lack of it proves no user hid it. Returns how many were withdrawn.
+    func forgetDialogHides(id: String, recordedAt time: Int) async throws -> Int
 
     /// Records that pages are being stored without their files listed (`--attachments none`).
     func markFilesUnindexed() async throws

@@ -59,6 +59,19 @@ extension PostgresArchive {
         }
     }
 
+    /// Withdraws the hides of a dialog recorded at `time`, rewriting its `hidden_for`; returns how many.
+    public func forgetDialogHides(id: String, recordedAt time: Int) async throws -> Int {
+        let id = SQLiteText.cut(id)
+        return try await transaction { connection in
+            let withdrawn = try await connection.changes(
+                """
+                DELETE FROM dialog_hides WHERE dialog_id = \(id) AND observed_at = \(Int64(time)) RETURNING dialog_id
+                """)
+            if withdrawn > 0 { try await Self.rewriteHiddenFor(.dialogs, id: id, connection: connection) }
+            return withdrawn
+        }
+    }
+
     /// The tables with a `hidden_for` column, and the table of their hide rows.
     private enum Hidden: String {
         case messages

@@ -1,0 +1,88 @@
+import ArchiveSQLite
+import Foundation
+import QuickBlox
+import Testing
+
+@testable import Crawler
+@testable import QuickBloxEmulator
+
+/// In app scope the users' dialog lists are read one after another, and an occupant whose list lacks a dialog
+/// others list is recorded as having hidden it. A dialog deleted for everyone between two users' lists is listed by
+/// the first and lacked by the second, though the second hid nothing: the run learns it when every reader of the
+/// dialog answers 404, and withdraws the hides its listing recorded (``Crawl/outcome(of:since:runStart:slots:)``).
+/// A user who did remove the dialog for themselves keeps their hide.
+@Suite("A dialog deleted for everyone while the users' lists are read is not recorded hidden for them")
+struct ListingRaceTests {
+    enum Change: String, CaseIterable, Sendable {
+        /// Its owner deletes it for everyone (`force=1`) once its first occupant's list is read.
+        case deletedForEveryone
+        /// Its second occupant removes it from their own list once the first occupant's list is read.
+        case removedBySecondOccupant
+    }
+
+    @Test(arguments: Change.allCases)
+    func hidesRecordedFromTheListsAreWithdrawnOnlyWhenTheDialogIsGoneForEveryone(_ change: Change) async throws {
+        try await CrawlTests.run({ configuration in
+            configuration.seed = 23
+            configuration.users = 8
+            configuration.dialogs = 10
+            configuration.messages = 600
+        }) { setup in
+            let picked = try #require(try await ReaderChangeTests.pick(setup, type: 2, occupants: 3))
+            let first = picked.occupants[0]
+            let later = Array(picked.occupants.dropFirst())
+            let crawl = setup.makeCrawl(.app, configure: { $0.pageSize = 25 })
+            let runStart = Int(Date().timeIntervalSince1970)
+            let readers = try await crawl.crawlUsers(at: runStart).map(\.id)
+            #expect(readers == readers.sorted(), "users' lists are read in id order")
+            var summary = CrawlSummary(startedAt: runStart)
+
+            // The lists one at a time, the change made right after the first occupant's.
+            let targets = try await crawl.mergeListings(of: readers, runStart: runStart, into: &summary) { merge in
+                for reader in readers {
+                    try await crawl.forEachListing(of: [reader], createdUpTo: runStart) { try merge($0) }
+                    guard reader == first else { continue }
+                    let now = Int(Date().timeIntervalSince1970)
+                    switch change {
+                    case .deletedForEveryone:
+                        _ = try await setup.emulator.store.deleteDialogs(
+                            ids: [picked.id], by: picked.owner, force: true, now: now)
+                    case .removedBySecondOccupant:
+                        _ = try await setup.emulator.store.deleteDialogs(
+                            ids: [picked.id], by: later[0], force: false, now: now)
+                    }
+                }
+            }
+            let target = try #require(targets.first { $0.dialog.id == picked.id })
+            #expect(target.listers == (change == .deletedForEveryone ? [first] : [first] + later.dropFirst()))
+            // What the lists alone say: every later occupant's list lacks the dialog.
+            let hiddenAfterListing = try await setup.archive.dialogSummary(id: picked.id)?.hiddenFor.map(\.user)
+            #expect(Set(hiddenAfterListing ?? []) == Set(change == .deletedForEveryone ? later : [later[0]]))
+
+            try await crawl.crawlMessages(targets, since: nil, runStart: runStart, into: &summary)
+            let hidden = try await setup.archive.dialogSummary(id: picked.id)?.hiddenFor.map(\.user) ?? []
+            switch change {
+            case .deletedForEveryone:
+                // Its one lister answers 404: the dialog fails, and the hides its deletion made up are withdrawn.
+                #expect(summary.dialogsFailed == 1)
+                #expect(summary.status == .partial)
+                #expect(summary.dialogHidesWithdrawn == later.count)
+                #expect(hidden.isEmpty, "\(hidden)")
+                #expect(summary.line.contains("\(later.count) dialog hides withdrawn"))
+                // The next run with --reconcile finds it in no list: tombstoned, and hidden for nobody.
+                let next = try await setup.crawl(.app, reconcile: true)
+                #expect(next.dialogsDeleted == 1)
+                let after = try await setup.archive.dialogSummary(id: picked.id)
+                #expect(after?.deletedAt != nil)
+                #expect(after?.hiddenFor.isEmpty == true)
+            case .removedBySecondOccupant:
+                // Read as the first occupant: the second occupant's own removal stays recorded.
+                #expect(summary.dialogsFailed == 0, "\(summary.failures)")
+                #expect(summary.dialogHidesWithdrawn == 0)
+                #expect(hidden == [later[0]])
+                let stored = try await setup.archive.messages(dialogID: picked.id).map(\.id)
+                #expect(Set(stored) == picked.visible[first])
+            }
+        }
+    }
+}
