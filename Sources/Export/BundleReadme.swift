@@ -29,7 +29,9 @@ enum BundleReadme {
                            not downloaded, too large, gone from the server, left out, ...).
         messages.csv       the same messages as RFC 4180 CSV with a header row (UTF-8); the last
                            column, attachment_files, lists the files' paths (else their status).
-        dialogs.jsonl      the dialogs of those messages: type, name, occupants, raw record.
+        dialogs.jsonl      the dialogs of those messages: type, name, occupants, raw record; hidden_for
+                           (users who removed a dialog from their own list, and since when) and
+                           deletion_evidence (the views behind a deleted dialog's tombstone).
         users.jsonl        the users who sent, received or were members: login, name, raw record.
         revisions.jsonl    earlier versions of edited messages, oldest first, with when each was seen
                            and their attachment_files.

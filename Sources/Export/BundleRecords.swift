@@ -1,5 +1,6 @@
 import Archive
 import QuickBlox
+import Search
 
 /// The JSON Lines records of a bundle's files other than `messages.jsonl`: sorted keys, archive JSON
 /// columns copied as they are, times as ISO-8601 UTC. Documented in docs/exports.md.
@@ -10,7 +11,11 @@ public enum BundleRecords {
         object.timestamp("created_at", dialog.createdAt, into: &out)
         optionalJSON(&object, "data", dialog.dataJSON, &out)
         object.timestamp("deleted_at", dialog.deletedAt, into: &out)
+        if let evidence = dialog.deletionEvidence { object.json("deletion_evidence", evidence, into: &out) }
         object.timestamp("first_seen_at", dialog.firstSeenAt, into: &out)
+        if !dialog.hiddenFor.isEmpty {
+            object.value("hidden_for", MessageRecord.hiddenForJSON(dialog.hiddenFor), into: &out)
+        }
         object.string("id", dialog.id, into: &out)
         object.timestamp("last_message_date_sent", dialog.lastMessageDateSent, into: &out)
         object.timestamp("last_seen_at", dialog.lastSeenAt, into: &out)

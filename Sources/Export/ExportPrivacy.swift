@@ -145,8 +145,11 @@ final class ExportPrivacy {
         dialog.occupantIDsJSON = json(dialog.occupantIDsJSON)
         dialog.adminIDsJSON = json(dialog.adminIDsJSON)
         dialog.raw = json(dialog.raw)
+        dialog.deletionEvidence = json(dialog.deletionEvidence)
         if subject != nil {
             dialog.userID = id(dialog.userID)
+            dialog.hiddenFor = dialog.hiddenFor.map { HiddenFor(user: id($0.user), since: $0.since) }
+                .sorted { $0.user < $1.user }
             // The archive stores occupant and admin ids as bare arrays: no key says they are user ids.
             dialog.occupantIDsJSON = mapIDArray(dialog.occupantIDsJSON)
             dialog.adminIDsJSON = dialog.adminIDsJSON.map(mapIDArray)

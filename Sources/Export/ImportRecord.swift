@@ -23,7 +23,8 @@ struct ImportRecord {
             updatedAt: try optionalTime("updated_at"), lastMessageDateSent: try optionalTime("last_message_date_sent"),
             xmppRoomJID: optionalString("xmpp_room_jid"), dataJSON: optionalJSON("data"), raw: try json("raw"),
             firstSeenAt: try time("first_seen_at"), lastSeenAt: try time("last_seen_at"),
-            deletedAt: try optionalTime("deleted_at"))
+            deletedAt: try optionalTime("deleted_at"), hiddenFor: try hiddenFor(),
+            deletionEvidence: optionalJSON("deletion_evidence"))
     }
 
     func user() throws(Missing) -> ArchivedUser {
@@ -78,7 +79,7 @@ struct ImportRecord {
         return ImportedMessage(archived: archived, content: content)
     }
 
-    /// `hidden_for`: `[{"user":7,"since":"…"},…]`, absent when no one hid the message.
+    /// `hidden_for`: `[{"user":7,"since":"…"},…]`, absent when no one hid the message or dialog.
     private func hiddenFor() throws(Missing) -> [HiddenFor] {
         guard let value = fields["hidden_for"], value != .null else { return [] }
         guard let elements = value.arrayValue else { throw Missing(reason: "`hidden_for` is not a list") }

@@ -20,11 +20,17 @@ public struct ArchivedDialog: Sendable, Hashable, Identifiable {
     public var lastSeenAt: Int
     /// When a reconcile found the dialog gone; `nil` while it exists.
     public var deletedAt: Int?
+    /// Users whose own list no longer shows the dialog while others' still do, and since when (`dialog_hides`).
+    public var hiddenFor: [HiddenFor]
+    /// The views behind the tombstone (``DeletionEvidence`` as JSON); `nil` when not deleted or tombstoned before
+    /// evidence was kept.
+    public var deletionEvidence: String?
 
     public init(
         id: String, type: Int, name: String?, photo: String?, userID: Int?, occupantIDsJSON: String,
         adminIDsJSON: String?, createdAt: Int?, updatedAt: Int?, lastMessageDateSent: Int?, xmppRoomJID: String?,
-        dataJSON: String?, raw: String, firstSeenAt: Int, lastSeenAt: Int, deletedAt: Int?
+        dataJSON: String?, raw: String, firstSeenAt: Int, lastSeenAt: Int, deletedAt: Int?,
+        hiddenFor: [HiddenFor] = [], deletionEvidence: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -42,5 +48,7 @@ public struct ArchivedDialog: Sendable, Hashable, Identifiable {
         self.firstSeenAt = firstSeenAt
         self.lastSeenAt = lastSeenAt
         self.deletedAt = deletedAt
+        self.hiddenFor = hiddenFor
+        self.deletionEvidence = deletionEvidence
     }
 }

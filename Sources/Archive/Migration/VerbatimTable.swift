@@ -1,6 +1,7 @@
 /// What a migration between archives copies row by row, column by column, outside ``ImportBatch``: the archive's
 /// own records (runs, crawl state, the file list, the audit chain, holds, the erasure register, dialog hides)
-/// and the marks of rows an import does not carry (a dialog's hides and deletion evidence, erasure times).
+/// and the marks of rows (erasure times, which an import does not carry; a dialog's hides and deletion evidence, which
+/// it does — copied all the same, keeping what the destination has).
 ///
 /// Column names are the same on every backend (docs/archive-schema.md). An ``Kind/insert`` table is copied with
 /// its keys (`id`s included), keeping rows the destination has; an ``Kind/update`` one rewrites its columns on

@@ -34,19 +34,31 @@ extension PostgresArchive {
                     """)
             }
             for d in batch.dialogs {
-                inserted += try await connection.changes(
+                let id = SQLiteText.cut(d.id)
+                let new = try await connection.changes(
                     """
                     INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at,
                         updated_at, last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at,
-                        deleted_at)
-                    VALUES (\(SQLiteText.cut(d.id)), \(d.type), \(SQLiteText.cut(d.name)), \(SQLiteText.cut(d.photo)),
+                        deleted_at, hidden_for, deleted_evidence)
+                    VALUES (\(id), \(d.type), \(SQLiteText.cut(d.name)), \(SQLiteText.cut(d.photo)),
                         \(d.userID), \(SQLiteText.cut(d.occupantIDsJSON)), \(SQLiteText.cut(d.adminIDsJSON)),
                         \(d.createdAt), \(d.updatedAt), \(d.lastMessageDateSent), \(SQLiteText.cut(d.xmppRoomJID)),
                         \(SQLiteText.cut(d.dataJSON)), \(SQLiteText.cut(d.raw)), \(Int64(d.firstSeenAt)),
-                        \(Int64(d.lastSeenAt)), \(d.deletedAt.map(Int64.init)))
+                        \(Int64(d.lastSeenAt)), \(d.deletedAt.map(Int64.init)), \(HiddenFor.encode(d.hiddenFor)),
+                        \(SQLiteText.cut(d.deletionEvidence)))
                     ON CONFLICT (id) DO NOTHING
                     RETURNING id
                     """)
+                inserted += new
+                // A dialog the archive had already keeps its own hides, as its other columns.
+                guard new > 0 else { continue }
+                for hidden in d.hiddenFor {
+                    try await connection.run(
+                        """
+                        INSERT INTO dialog_hides (dialog_id, user_id, observed_at)
+                        VALUES (\(id), \(hidden.user), \(Int64(hidden.since))) ON CONFLICT DO NOTHING
+                        """)
+                }
             }
             for p in batch.membership {
                 let dialogID = SQLiteText.cut(p.dialogID)

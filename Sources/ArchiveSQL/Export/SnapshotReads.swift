@@ -63,7 +63,7 @@ struct SnapshotReads {
     func forEachDialog(ids: [String]?, _ body: (ArchivedDialog) throws -> Void) throws {
         let columns = """
             id, type, name, photo, user_id, occupant_ids, admin_ids, created_at, updated_at, last_message_date_sent,
-            xmpp_room_jid, data, raw, first_seen_at, last_seen_at, deleted_at
+            xmpp_room_jid, data, raw, first_seen_at, last_seen_at, deleted_at, hidden_for, deleted_evidence
             """
         try forEach(table: "dialogs", columns: columns, key: "id", ids: ids?.sorted()) { row in
             try body(
@@ -71,7 +71,7 @@ struct SnapshotReads {
                     id: row[0], type: row[1], name: row[2], photo: row[3], userID: row[4], occupantIDsJSON: row[5],
                     adminIDsJSON: row[6], createdAt: row[7], updatedAt: row[8], lastMessageDateSent: row[9],
                     xmppRoomJID: row[10], dataJSON: row[11], raw: row[12], firstSeenAt: row[13], lastSeenAt: row[14],
-                    deletedAt: row[15]))
+                    deletedAt: row[15], hiddenFor: HiddenFor.decode(row[16]), deletionEvidence: row[17]))
         }
     }
 

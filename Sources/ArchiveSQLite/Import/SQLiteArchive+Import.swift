@@ -83,17 +83,25 @@ extension SQLiteArchive {
                 sql: """
                     INSERT INTO dialogs (id, type, name, photo, user_id, occupant_ids, admin_ids, created_at,
                         updated_at, last_message_date_sent, xmpp_room_jid, data, raw, first_seen_at, last_seen_at,
-                        deleted_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                        deleted_at, hidden_for, deleted_evidence)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                     """)
+            let hides = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO dialog_hides (dialog_id, user_id, observed_at) VALUES (?, ?, ?)")
             for d in batch.dialogs {
                 try run(
                     statement,
                     [
                         d.id, d.type, d.name, d.photo, d.userID, d.occupantIDsJSON, d.adminIDsJSON, d.createdAt,
                         d.updatedAt, d.lastMessageDateSent, d.xmppRoomJID, d.dataJSON, d.raw, d.firstSeenAt,
-                        d.lastSeenAt, d.deletedAt,
+                        d.lastSeenAt, d.deletedAt, HiddenFor.encode(d.hiddenFor), d.deletionEvidence,
                     ])
+                // A dialog the archive had already keeps its own hides, as its other columns.
+                guard db.changesCount > 0 else { continue }
+                for hidden in d.hiddenFor {
+                    hides.setUncheckedArguments([d.id, hidden.user, hidden.since])
+                    try hides.execute()
+                }
             }
         }
         if !batch.membership.isEmpty {
