@@ -105,7 +105,14 @@ extension Crawl {
             case .success(let dialogs):
                 for entry in dialogs {
                     if !options.dialogIDs.isEmpty, !options.dialogIDs.contains(entry.id) { continue }
-                    if targets[entry.id] == nil {
+                    if let target = targets[entry.id] {
+                        if target.dialog.type != .publicGroup {
+                            // Later lists' copies, read only where a hide may be recorded: who left meanwhile.
+                            let occupants = Set(try entry.parsed().dialog.occupantIDs)
+                            targets[entry.id]?.departed.formUnion(
+                                target.dialog.occupantIDs.filter { !occupants.contains($0) })
+                        }
+                    } else {
                         let (dialog, raw) = try entry.parsed()
                         targets[entry.id] = Target(dialog: dialog, raw: raw, reader: reader)
                     }
@@ -132,9 +139,11 @@ extension Crawl {
         }
         try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
         if options.scope == .app, summary.listingsFailed == 0 {
-            // An occupant whose own list lacks the dialog removed it for themselves (others still list it).
+            // An occupant whose own list lacks the dialog removed it for themselves (others still list it) — unless
+            // a later list's copy no longer names them: they left the group while the lists were read.
             for target in ordered where target.dialog.type != .publicGroup {
-                for user in Set(target.dialog.occupantIDs).subtracting(target.listers).sorted() {
+                let absent = Set(target.dialog.occupantIDs).subtracting(target.listers).subtracting(target.departed)
+                for user in absent.sorted() {
                     if try await archive.recordDialogHidden(id: target.dialog.id, for: user, at: runStart) {
                         summary.dialogsHidden += 1
                     }

@@ -85,6 +85,9 @@ public struct Crawl: Sendable {
         var reader: Int?
         /// App scope: every user whose dialog list shows it, in listing order (the reader first).
         var listers: [Int] = []
+        /// App scope: occupants of the reader's copy that a later list's copy no longer names — they left the
+        /// dialog while the lists were read, and the lists read after that lack it without their hiding it.
+        var departed: Set<Int> = []
         /// What this run stored of the dialog, whichever walk or reader stored it.
         var tally = PageTally()
     }

@@ -10,7 +10,8 @@ import Testing
 /// others list is recorded as having hidden it. A dialog deleted for everyone between two users' lists is listed by
 /// the first and lacked by the second, though the second hid nothing: the run learns it when every reader of the
 /// dialog answers 404, and withdraws the hides its listing recorded (``Crawl/outcome(of:since:runStart:slots:)``).
-/// A user who did remove the dialog for themselves keeps their hide.
+/// An occupant who leaves the group between the lists is no hide either, once a later list's copy of the dialog no
+/// longer names them (``Crawl/Target/departed``). A user who did remove the dialog for themselves keeps their hide.
 @Suite("A dialog deleted for everyone while the users' lists are read is not recorded hidden for them")
 struct ListingRaceTests {
     enum Change: String, CaseIterable, Sendable {
@@ -18,6 +19,9 @@ struct ListingRaceTests {
         case deletedForEveryone
         /// Its second occupant removes it from their own list once the first occupant's list is read.
         case removedBySecondOccupant
+        /// Its second occupant leaves the group (`pull_all[occupants_ids]`) once the first occupant's list is read:
+        /// the third occupant's copy, read later, no longer names them.
+        case secondOccupantLeft
     }
 
     @Test(arguments: Change.allCases)
@@ -50,6 +54,10 @@ struct ListingRaceTests {
                     case .removedBySecondOccupant:
                         _ = try await setup.emulator.store.deleteDialogs(
                             ids: [picked.id], by: later[0], force: false, now: now)
+                    case .secondOccupantLeft:
+                        try await ReaderChangeTests.lose(
+                            .leftTheGroup, dialog: picked.id, reader: later[0], owner: picked.owner,
+                            emulator: setup.emulator)
                     }
                 }
             }
@@ -57,7 +65,13 @@ struct ListingRaceTests {
             #expect(target.listers == (change == .deletedForEveryone ? [first] : [first] + later.dropFirst()))
             // What the lists alone say: every later occupant's list lacks the dialog.
             let hiddenAfterListing = try await setup.archive.dialogSummary(id: picked.id)?.hiddenFor.map(\.user)
-            #expect(Set(hiddenAfterListing ?? []) == Set(change == .deletedForEveryone ? later : [later[0]]))
+            let expectedHides: [Int] =
+                switch change {
+                case .deletedForEveryone: later
+                case .removedBySecondOccupant: [later[0]]
+                case .secondOccupantLeft: []
+                }
+            #expect(Set(hiddenAfterListing ?? []) == Set(expectedHides))
 
             try await crawl.crawlMessages(targets, since: nil, runStart: runStart, into: &summary)
             let hidden = try await setup.archive.dialogSummary(id: picked.id)?.hiddenFor.map(\.user) ?? []
@@ -75,11 +89,11 @@ struct ListingRaceTests {
                 let after = try await setup.archive.dialogSummary(id: picked.id)
                 #expect(after?.deletedAt != nil)
                 #expect(after?.hiddenFor.isEmpty == true)
-            case .removedBySecondOccupant:
-                // Read as the first occupant: the second occupant's own removal stays recorded.
+            case .removedBySecondOccupant, .secondOccupantLeft:
+                // Read as the first occupant: the second occupant's own removal stays recorded; leaving is no hide.
                 #expect(summary.dialogsFailed == 0, "\(summary.failures)")
                 #expect(summary.dialogHidesWithdrawn == 0)
-                #expect(hidden == [later[0]])
+                #expect(hidden == expectedHides)
                 let stored = try await setup.archive.messages(dialogID: picked.id).map(\.id)
                 #expect(Set(stored) == picked.visible[first])
             }
