@@ -31,6 +31,8 @@ struct EmulatorState: Sendable {
         var id: String
         var record: JSONValue
         var deletedAt: Int
+        /// A dialog's: who had removed it from their own list before it was deleted for everyone, and when.
+        var hiddenFor: [Int: Int] = [:]
     }
 
     var users: [Int: StoredUser] = [:]

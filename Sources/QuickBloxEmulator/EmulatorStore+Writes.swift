@@ -99,7 +99,8 @@ extension EmulatorStore {
         for message in state.messages.removeValue(forKey: id) ?? MessageList(dialogID: id) {
             state.hiddenMessages[message.id] = nil
         }
-        state.deletions.append(.init(kind: "dialog", id: id, record: stored.dialog.json, deletedAt: now))
+        state.deletions.append(
+            .init(kind: "dialog", id: id, record: stored.dialog.json, deletedAt: now, hiddenFor: stored.hiddenFor))
     }
 
     // MARK: Messages

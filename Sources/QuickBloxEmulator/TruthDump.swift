@@ -17,7 +17,8 @@ import QuickBlox
 /// A message or dialog that some users removed for themselves (`DELETE` without `force`) carries
 /// `"hidden_for":{"USER":T,...}` (who, since when) and `"visible_to":[USER,...]` (who still lists it: the
 /// dialog's occupants — every user, for a public dialog — less those who removed the dialog or the
-/// message for themselves; `[]` when no one does). Lines without them are visible to every occupant:
+/// message for themselves; `[]` when no one does). Lines without them are visible to every occupant. A dialog's
+/// `deletion` carries the `hidden_for` it had when it was deleted for everyone, when someone had removed it:
 ///
 /// ```
 /// {"kind":"message","record":{...},"hidden_for":{"7":1767225600},"visible_to":[3,9]}
@@ -67,10 +68,12 @@ public enum TruthDump {
             line(["kind": "revision", "superseded_at": .int(revision.supersededAt), "record": revision.message.json])
         }
         let deletions = state.deletions.lazy.map { deletion -> [UInt8] in
-            line([
+            var fields: [String: JSONValue] = [
                 "kind": "deletion", "type": .string(deletion.kind), "_id": .string(deletion.id),
                 "deleted_at": .int(deletion.deletedAt), "record": deletion.record,
-            ])
+            ]
+            if !deletion.hiddenFor.isEmpty { fields["hidden_for"] = hiddenJSON(deletion.hiddenFor) }
+            return line(.object(fields))
         }
         let blobs = state.blobs.sorted.lazy.map { blob -> [UInt8] in
             let content = BlobContent(seed: seed, uid: blob.uid, size: blob.size ?? 0, contentType: blob.contentType)
@@ -159,7 +162,8 @@ public enum TruthDump {
                     state.deletions.append(
                         .init(
                             kind: line["type"]?.stringValue ?? "message", id: line["_id"]?.stringValue ?? "",
-                            record: record, deletedAt: line["deleted_at"]?.lenientInt ?? 0))
+                            record: record, deletedAt: line["deleted_at"]?.lenientInt ?? 0,
+                            hiddenFor: hidden(line["hidden_for"])))
                 case "blob": state.blobs.insert(try Blob(json: record))
                 default: throw EmulatorSetupError.badFixture(place, "unknown `kind`")
                 }

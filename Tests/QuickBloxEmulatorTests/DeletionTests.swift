@@ -136,6 +136,11 @@ struct DeletionTests {
             for user in Set(third.occupantIDs + dialog.occupantIDs) {
                 #expect(try await !harness.dialogs(as: user).contains { [third.id, dialog.id].contains($0.id) })
             }
+            // The truth's deletion of a dialog keeps who had removed it for themselves before; the other has none.
+            let deletions = try await harness.truth().filter { $0["kind"] == "deletion" && $0["type"] == "dialog" }
+            let hidden = deletions.first { $0["_id"]?.stringValue == dialog.id }?["hidden_for"]
+            #expect(hidden?.objectValue?.keys.sorted() == [String(other)])
+            #expect(deletions.first { $0["_id"]?.stringValue == third.id }?["hidden_for"] == nil)
         }
     }
 

@@ -8,7 +8,7 @@ Two parts, kept apart so the same oracle serves every storage backend:
 1. Content: the archive is read only through the qbarchive binary. A whole-archive bundle
    (`qbarchive export --format bundle --bundle tar.gz --no-attachments`, docs/exports.md) is written
    to a temporary folder and read with tarfile: messages.jsonl (id, raw, text, deleted_at, edited),
-   revisions.jsonl (message_id), dialogs.jsonl (id, deleted_at), users.jsonl (id) and deletions.jsonl.
+   revisions.jsonl (message_id), dialogs.jsonl (id, deleted_at, hidden_for), users.jsonl (id) and deletions.jsonl.
    It works for any archive qbarchive can open: a SQLite file, or later a postgresql://... address.
 2. Storage, only when the archive is a SQLite file (a backend-specific check): PRAGMA integrity_check
    on a read-only connection, edited = number of message_revisions rows in the tables themselves, and
@@ -28,6 +28,9 @@ Prints one JSON object:
               edit not picked up), plus truth deletions the archive holds untombstoned (user scope:
               not recorded hidden for the user — one view proves no deletion)
   hidden_wrong  archived messages recorded hidden for a user the truth says still sees them
+  dialogs_hidden_wrong  (app scope) archived dialogs recorded hidden for an occupant the truth says never removed
+              them: one still listing the dialog, or, for a dialog deleted for everyone, one its deletion line
+              does not name in `hidden_for` (who had removed it before; occupants who left are not counted)
   unconfirmed   (not a failure) messages gone for everyone that the archive keeps live, recorded hidden for
               more users than `crawl --recheck-views` (16) + 1 asks in one reconcile: a group too large to
               prove the deletion with the default (docs/backups.md)
@@ -85,6 +88,25 @@ def load_truth(path):
     # The dialogs' records must not carry the helper key into the raw comparison.
     visible_to = {d: set(r.pop("_visible_to")) for d, r in dialogs.items() if "_visible_to" in r}
     return users, dialogs, messages, deleted_messages, deleted_dialogs, readers, visible_to
+
+
+def load_dialog_hides(path):
+    """For every dialog of the truth, live or deleted for everyone: its occupants (the last version) and the users
+    who removed it for themselves (`hidden_for` of its dialog line, or of its deletion line: docs/emulator.md)."""
+    hides = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            is_dialog = entry["kind"] == "dialog" or (entry["kind"] == "deletion" and entry.get("type") == "dialog")
+            if not is_dialog:
+                continue
+            record = entry.get("record") or {}
+            occupants = {int(u) for u in record.get("occupants_ids") or []}
+            hidden = {int(u) for u in (entry.get("hidden_for") or {})}
+            hides[record.get("_id") or entry.get("_id")] = (occupants, hidden)
+    return hides
 
 
 def visible(dialog, scope, user, all_users, visible_to):
@@ -305,6 +327,15 @@ def main():
     if args.scope == "user":  # one view never proves a dialog deleted for everyone
         dialogs_untombstoned = sum(1 for d in archived_dialogs.values() if d is not None)
     users_lost = sum(1 for u in users if u not in archived_users) if args.scope == "app" else 0
+    dialogs_hidden_wrong = 0
+    if args.scope == "app":  # user scope records "hidden for me" for whatever left the one list it reads
+        truth_hides = load_dialog_hides(args.truth)
+        for d in records["dialogs.jsonl"]:
+            occupants, hidden = truth_hides.get(d["id"], (set(), set()))
+            for entry in d.get("hidden_for") or []:
+                if entry["user"] in occupants and entry["user"] not in hidden:
+                    dialogs_hidden_wrong += 1
+                    examples.append(f"dialog {d['id']} hidden for {entry['user']}, who never removed it")
     result = {
         "visible": len(truth_visible),
         "archived": len(rows),
@@ -314,12 +345,13 @@ def main():
         "dialogs_lost": dialogs_lost,
         "dialogs_untombstoned": dialogs_untombstoned,
         "users_lost": users_lost,
+        "dialogs_hidden_wrong": dialogs_hidden_wrong,
         "unconfirmed": len(unconfirmed - truth_visible),
         "integrity": "ok" if not problems else "; ".join(problems),
         "examples": examples[:5],
     }
     result["ok"] = (not problems and not any(counts.values()) and not dialogs_lost and not dialogs_untombstoned
-                    and not users_lost)
+                    and not users_lost and not dialogs_hidden_wrong)
     print(summary(result) if args.summary else json.dumps(result, ensure_ascii=False))
     return 0 if result["ok"] else 1
 
@@ -335,6 +367,8 @@ def summary(r):
         s += f"; {r['unconfirmed']} gone for everyone, kept as unconfirmed (groups over --recheck-views)"
     if r["hidden_wrong"]:
         s += f"; {r['hidden_wrong']} recorded hidden for a reader"
+    if r["dialogs_hidden_wrong"]:
+        s += f"; {r['dialogs_hidden_wrong']} dialogs recorded hidden for an occupant who never removed them"
     if r["dialogs_lost"] or r["users_lost"] or r["dialogs_untombstoned"]:
         s += (f"; dialogs lost {r['dialogs_lost']}, dialogs not tombstoned {r['dialogs_untombstoned']}, "
               f"users lost {r['users_lost']}")
