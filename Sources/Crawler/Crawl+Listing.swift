@@ -137,13 +137,13 @@ extension Crawl {
         let ordered = targets.values.sorted {
             ($0.dialog.createdAt ?? 0, $0.dialog.id) < ($1.dialog.createdAt ?? 0, $1.dialog.id)
         }
+        let recordsHides = options.scope == .app && summary.listingsFailed == 0
+        // Read before the lists' copies are stored over them.
+        let known = recordsHides ? try await knownOccupants(of: ordered.filter { !$0.absent.isEmpty }) : [:]
         try await archive.storeDialogs(ordered.map { ($0.dialog, $0.raw) }, observedAt: runStart)
-        if options.scope == .app, summary.listingsFailed == 0 {
-            // An occupant whose own list lacks the dialog removed it for themselves (others still list it) — unless
-            // a later list's copy no longer names them: they left the group while the lists were read.
-            for target in ordered where target.dialog.type != .publicGroup {
-                let absent = Set(target.dialog.occupantIDs).subtracting(target.listers).subtracting(target.departed)
-                for user in absent.sorted() {
+        if recordsHides {
+            for target in ordered {
+                for user in target.absent.intersection(known[target.dialog.id] ?? []).sorted() {
                     if try await archive.recordDialogHidden(id: target.dialog.id, for: user, at: runStart) {
                         summary.dialogsHidden += 1
                     }
@@ -151,5 +151,36 @@ extension Crawl {
             }
         }
         return Target.crawlOrder(ordered)
+    }
+
+    /// The occupants the archive knew, before this run, of each dialog of `targets` it holds live.
+    ///
+    /// A user's list lacking a dialog is a hide only if the dialog was theirs when their list was read, and the lists
+    /// are read one after another while the app goes on: a group created, or a user added to one, after that user's
+    /// list was read and before another occupant's is listed by the later lists only. So a hide is recorded only
+    /// for an occupant the archive already knew as one: a dialog new to the archive, or an occupant new to the
+    /// dialog, gets the hide the next run observes, if it is still missing then.
+    func knownOccupants(of targets: [Target]) async throws -> [String: Set<Int>] {
+        guard !targets.isEmpty else { return [:] }
+        let ids = targets.map(\.dialog.id)
+        return try await archive.withSnapshot { snapshot in
+            var known: [String: Set<Int>] = [:]
+            for try await batch in snapshot.dialogs(ids: ids) {
+                for dialog in batch where dialog.deletedAt == nil {
+                    known[dialog.id] = Set((try? JSONValue(parsing: dialog.occupantIDsJSON))?.lenientIntArray ?? [])
+                }
+            }
+            return known
+        }
+    }
+}
+
+extension Crawl.Target {
+    /// App scope: occupants whose own list lacked the dialog while others listed it — removed for themselves, unless
+    /// they left meanwhile (``departed``) or were not occupants yet when their list was read
+    /// (``Crawl/knownOccupants(of:)``). None for a public dialog, which every user lists.
+    var absent: Set<Int> {
+        guard dialog.type != .publicGroup else { return [] }
+        return Set(dialog.occupantIDs).subtracting(listers).subtracting(departed)
     }
 }
