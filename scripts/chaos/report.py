@@ -89,7 +89,8 @@ def main():
         " message of the emulator's truth dump visible to the crawl's scope is in it exactly once with the"
         " truth's current record (raw JSON and text), nothing else is, every message the truth lists as deleted"
         " that the archive holds is tombstoned, and each message's `edited` equals its earlier versions in"
-        " `revisions.jsonl`; then the SQLite archive's own checks hold: `PRAGMA integrity_check`, the FTS5"
+        " `revisions.jsonl`, and (app scope) no message nor dialog is recorded hidden for a user the truth says"
+        " never removed it; then the SQLite archive's own checks hold: `PRAGMA integrity_check`, the FTS5"
         " `integrity-check` of both indexes (through `qbarchive check`: the indexes use qbarchive's tokenizers)"
         " and `edited` = number of revision rows (`scripts/chaos/compare.py`).",
         "",
