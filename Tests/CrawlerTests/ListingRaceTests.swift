@@ -30,13 +30,8 @@ struct ListingRaceTests {
     }
 
     @Test(arguments: Change.allCases)
-    func hidesRecordedFromTheListsAreWithdrawnOnlyWhenTheDialogIsGoneForEveryone(_ change: Change) async throws {
-        try await CrawlTests.run({ configuration in
-            configuration.seed = 23
-            configuration.users = 8
-            configuration.dialogs = 10
-            configuration.messages = 600
-        }) { setup in
+    func aListLackingTheDialogIsAHideOnlyWhenItsUserRemovedIt(_ change: Change) async throws {
+        try await CrawlTests.run({ ReaderChangeTests.smallApp(&$0) }) { setup in
             let picked = try #require(try await ReaderChangeTests.pick(setup, type: 2, occupants: 3))
             let first = picked.occupants[0]
             let later = Array(picked.occupants.dropFirst())

@@ -73,6 +73,14 @@ struct ReaderChangeTests {
         return (chosen.id, chosen.owner, chosen.occupants, visible[chosen.id] ?? [:])
     }
 
+    /// A small app with groups of every size the tests need: 8 users, 10 dialogs, 600 messages.
+    static func smallApp(_ configuration: inout EmulatorConfiguration) {
+        configuration.seed = 23
+        configuration.users = 8
+        configuration.dialogs = 10
+        configuration.messages = 600
+    }
+
     /// Makes `reader` lose `dialog` in the emulator, the way `loss` says.
     static func lose(
         _ loss: Loss, dialog: String, reader: Int, owner: Int, emulator: Emulator
@@ -93,10 +101,7 @@ struct ReaderChangeTests {
     @Test(arguments: Loss.allCases)
     func theDialogIsReadAsTheNextLister(_ loss: Loss) async throws {
         try await CrawlTests.run({ configuration in
-            configuration.seed = 23
-            configuration.users = 8
-            configuration.dialogs = 10
-            configuration.messages = 600
+            Self.smallApp(&configuration)
             // Every request waits this long before it is answered: the loss, made when the listing ends, is in
             // place before the first page of any dialog is read.
             configuration.latencyMilliseconds = 300
