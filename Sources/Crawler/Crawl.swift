@@ -98,7 +98,7 @@ public struct Crawl: Sendable {
             return try await runShared(shared, worker: worker)
         }
         let runStart = Int(Date().timeIntervalSince1970)
-        let since = try await archive.lastCompletedRunStart()
+        let since = try await archive.updatedSince()
         // The caller holds the archive's lock: a run still marked running belongs to a process that died.
         _ = try await archive.closeAbandonedRuns(
             reason: "the crawl process ended without recording its end (killed, crashed or the machine stopped); "

@@ -103,6 +103,11 @@ public protocol ArchiveReader: Sendable {
     func runs(limit: Int) async throws -> [RunRecord]
     /// The start of the latest complete, untargeted run.
     func lastCompletedRunStart() async throws -> Int?
+    /// The second from which a crawl reads again the messages updated since (edits): the start of the latest
+    /// complete, untargeted run — or, while none has completed, of the first untargeted run, since a run that
+    /// ended partial or was stopped read its dialogs when it ran, and what changed after must be read again. `nil`
+    /// before any untargeted run.
+    func updatedSince() async throws -> Int?
 
     // MARK: Files
 

@@ -44,8 +44,12 @@ extension PostgresArchive: SharedCrawlArchive {
             try await connection.run(
                 "UPDATE runs SET status = 'interrupted', error = \(reason) WHERE status = 'running'")
             var since: Int64?
+            // ``updatedSince()``: the latest complete run's start, or the first run's while none completed.
             let last = try await connection.query(
-                "SELECT MAX(started_at) FROM runs WHERE status = 'complete' AND query IS NULL", logger: Self.silent)
+                """
+                SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
+                WHERE query IS NULL
+                """, logger: Self.silent)
             for try await value in last.decode(Int64?.self) { since = value }
             let runID = try await connection.single(
                 Int64.self,

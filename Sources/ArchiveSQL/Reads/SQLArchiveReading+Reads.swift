@@ -148,6 +148,17 @@ extension SQLArchiveReading {
         }
     }
 
+    public func updatedSince() async throws -> Int? {
+        // The same statement starts a shared crawl on PostgreSQL (PostgresArchive+SharedCrawl).
+        try await sql.read { connection in
+            try connection.fetchInt(
+                """
+                SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
+                WHERE query IS NULL
+                """)
+        }
+    }
+
     public func lastCompletedRunStart() async throws -> Int? {
         try await sql.read { connection in
             try connection.fetchInt("SELECT MAX(started_at) FROM runs WHERE status = 'complete' AND query IS NULL")
