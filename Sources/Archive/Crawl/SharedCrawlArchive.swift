@@ -6,7 +6,7 @@ import QuickBlox
 /// by another worker when it expires (the worker died or lost its connection). A PostgreSQL archive is one;
 /// a SQLite archive keeps one crawl at a time behind its lock file.
 ///
-/// One crawl is one `runs` row (the crawl's summary, which `lastCompletedRunStart()` and `status` read);
+/// One crawl is one `runs` row (the crawl's summary, which `updatedSince()` and `status` read);
 /// each worker that took part has a summary of its own (``CrawlWorkerReport``). Every time is the archive's
 /// own clock, so workers on hosts whose clocks differ agree on when a lease expires.
 ///

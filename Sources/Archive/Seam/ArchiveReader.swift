@@ -101,8 +101,6 @@ public protocol ArchiveReader: Sendable {
     func crawlStates() async throws -> [CrawlState]
     /// The most recent runs, newest first.
     func runs(limit: Int) async throws -> [RunRecord]
-    /// The start of the latest complete, untargeted run.
-    func lastCompletedRunStart() async throws -> Int?
     /// The second from which a crawl reads again the messages updated since (edits): the start of the latest
     /// complete, untargeted run — or, while none has completed, of the first untargeted run, since a run that
     /// ended partial or was stopped read its dialogs when it ran, and what changed after must be read again. `nil`

@@ -1,4 +1,5 @@
 import Archive
+import ArchiveSQL
 import PostgresNIO
 import QuickBlox
 
@@ -44,12 +45,8 @@ extension PostgresArchive: SharedCrawlArchive {
             try await connection.run(
                 "UPDATE runs SET status = 'interrupted', error = \(reason) WHERE status = 'running'")
             var since: Int64?
-            // ``updatedSince()``: the latest complete run's start, or the first run's while none completed.
             let last = try await connection.query(
-                """
-                SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
-                WHERE query IS NULL
-                """, logger: Self.silent)
+                PostgresQuery(unsafeSQL: Self.updatedSinceStatement), logger: Self.silent)
             for try await value in last.decode(Int64?.self) { since = value }
             let runID = try await connection.single(
                 Int64.self,

@@ -149,20 +149,16 @@ extension SQLArchiveReading {
     }
 
     public func updatedSince() async throws -> Int? {
-        // The same statement starts a shared crawl on PostgreSQL (PostgresArchive+SharedCrawl).
-        try await sql.read { connection in
-            try connection.fetchInt(
-                """
-                SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
-                WHERE query IS NULL
-                """)
-        }
+        try await sql.read { connection in try connection.fetchInt("\(raw: Self.updatedSinceStatement)") }
     }
 
-    public func lastCompletedRunStart() async throws -> Int? {
-        try await sql.read { connection in
-            try connection.fetchInt("SELECT MAX(started_at) FROM runs WHERE status = 'complete' AND query IS NULL")
-        }
+    /// ``updatedSince()`` as one statement, which a shared crawl on PostgreSQL also runs in the transaction that
+    /// begins it.
+    public static var updatedSinceStatement: String {
+        """
+        SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
+        WHERE query IS NULL
+        """
     }
 
     // MARK: Files
