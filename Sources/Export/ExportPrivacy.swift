@@ -45,6 +45,11 @@ final class ExportPrivacy {
 
     func id(_ user: Int?) -> Int? { user.map { id($0) } }
 
+    /// A message's or dialog's hides with each user's pseudonym, users ascending (as the archive keeps them).
+    private func pseudonymised(_ hidden: [HiddenFor]) -> [HiddenFor] {
+        hidden.map { HiddenFor(user: id($0.user), since: $0.since) }.sorted { $0.user < $1.user }
+    }
+
     /// `participant-N` for a pseudonymous id.
     static func label(_ pseudonym: Int) -> String { "participant-\(-pseudonym)" }
 
@@ -108,8 +113,7 @@ final class ExportPrivacy {
         if subject != nil {
             message.senderID = id(message.senderID)
             message.recipientID = message.recipientID == 0 ? 0 : id(message.recipientID)
-            message.hiddenFor = message.hiddenFor.map { HiddenFor(user: id($0.user), since: $0.since) }
-                .sorted { $0.user < $1.user }
+            message.hiddenFor = pseudonymised(message.hiddenFor)
             if let sender = message.senderID, sender < 0 {
                 hit.senderLogin = Self.label(sender)
                 hit.senderName = Self.label(sender)
@@ -148,8 +152,7 @@ final class ExportPrivacy {
         dialog.deletionEvidence = json(dialog.deletionEvidence)
         if subject != nil {
             dialog.userID = id(dialog.userID)
-            dialog.hiddenFor = dialog.hiddenFor.map { HiddenFor(user: id($0.user), since: $0.since) }
-                .sorted { $0.user < $1.user }
+            dialog.hiddenFor = pseudonymised(dialog.hiddenFor)
             // The archive stores occupant and admin ids as bare arrays: no key says they are user ids.
             dialog.occupantIDsJSON = mapIDArray(dialog.occupantIDsJSON)
             dialog.adminIDsJSON = dialog.adminIDsJSON.map(mapIDArray)

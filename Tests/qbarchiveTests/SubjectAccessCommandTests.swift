@@ -72,6 +72,13 @@ struct SubjectAccessCommandTests {
             [Self.message(301, dialog: Self.leftID, sender: 5), Self.message(302, dialog: Self.leftID, sender: 6)],
             dialogID: Self.leftID)
 
+        // Both occupants removed the private dialog from their own lists; the group she left was deleted for
+        // everyone, the views of two others behind its tombstone.
+        #expect(try await fixture.archive.recordDialogHidden(id: Self.privateID, for: 4, at: F.baseTime + 600))
+        #expect(try await fixture.archive.recordDialogHidden(id: Self.privateID, for: 1, at: F.baseTime + 700))
+        let evidence = DeletionEvidence(absentFrom: [5, 6], readers: 2, scope: "app")
+        #expect(try await fixture.archive.tombstoneDialog(id: Self.leftID, evidence: evidence, at: F.baseTime + 800))
+
         let path = fixture.directory.file("sar.tar.gz")
         let run = try await CommandRunner.run(["export", "--archive", archive, "--subject", "alice", "--out", path])
         #expect(run.status == 0, "\(run.stderr)")
@@ -119,6 +126,14 @@ struct SubjectAccessCommandTests {
             }
             if dialog["id"]?.stringValue == Self.privateID {
                 #expect(dialog["name"] == .null && dialog["photo"] == .null && dialog["raw"]?["name"] == .null)
+                #expect(dialog["hidden_for"]?.arrayValue?.count == 2)
+            }
+            for hide in dialog["hidden_for"]?.arrayValue ?? [] {
+                #expect(hide["user"] == 1 || (hide["user"]?.lenientInt ?? 0) < 0, "\(dialog)")
+            }
+            if dialog["id"]?.stringValue == Self.leftID {
+                let absent = try #require(dialog["deletion_evidence"]?["absent_from"]?.arrayValue)
+                #expect(absent.count == 2 && absent.allSatisfy { ($0.lenientInt ?? 0) < 0 }, "\(dialog)")
             }
         }
         for period in try ExportReading.lines(entries["membership.jsonl"]) {
