@@ -15,14 +15,14 @@ struct PageWriter {
     private let time: Int
     private(set) var counts = PageCounts()
 
-    private let select: Statement
-    private let insert: Statement
+    private let select: HotStatement
+    private let insert: HotStatement
     private let update: Statement
-    private let touch: Statement
+    private let touch: HotStatement
     private let saveRevision: Statement
     /// The word index's new entries, inserted at the transaction's end in their keys' order.
     private let words: PendingWords
-    private let indexTrigrams: Statement
+    private let indexTrigrams: HotStatement
     private let unindexWords: Statement
     private let unindexTrigrams: Statement
     private let files: FileIndexer?
@@ -41,11 +41,12 @@ struct PageWriter {
         self.time = time
         self.words = words
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
-        select = try db.cachedStatement(
-            sql: """
-                SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at FROM messages
-                WHERE id = ?
-                """)
+        select = try HotStatement(
+            db.cachedStatement(
+                sql: """
+                    SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at FROM messages
+                    WHERE id = ?
+                    """), db: db)
         insertErased = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -57,12 +58,14 @@ struct PageWriter {
         erasedUsers = Set(try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM users WHERE erased_at IS NOT NULL")))
         erasedDialogs = Set(
             try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM dialogs WHERE erased_at IS NOT NULL")))
-        insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        insert = try HotStatement(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
+                        last_seen_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """), db: db)
         update = try db.cachedStatement(
             sql: """
                 UPDATE messages SET sender_id = ?, recipient_id = ?, date_sent = ?, created_at = ?, updated_at = ?,
@@ -70,8 +73,8 @@ struct PageWriter {
                     last_seen_at = ?, edited = edited + ?, deleted_at = NULL
                 WHERE rowid = ?
                 """)
-        touch = try db.cachedStatement(
-            sql: "UPDATE messages SET last_seen_at = ?, deleted_at = NULL WHERE rowid = ?")
+        touch = try HotStatement(
+            db.cachedStatement(sql: "UPDATE messages SET last_seen_at = ?, deleted_at = NULL WHERE rowid = ?"), db: db)
         saveRevision = try db.cachedStatement(
             sql: """
                 INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
@@ -82,7 +85,8 @@ struct PageWriter {
                     ?
                 FROM messages m WHERE rowid = ?
                 """)
-        indexTrigrams = try db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
+        indexTrigrams = try HotStatement(
+            db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)"), db: db)
         unindexWords = try db.cachedStatement(
             sql: "INSERT INTO message_words (message_words, rowid, text) VALUES ('delete', ?, ?)")
         unindexTrigrams = try db.cachedStatement(
@@ -92,19 +96,14 @@ struct PageWriter {
     /// Inserts, revises, refreshes or touches one message, as ``MessageWriteAction`` decides.
     mutating func write(_ content: MessageContent) throws {
         let message = content.message
-        let existing = try Row.fetchOne(select, arguments: [message.id])
-        let stored = existing.map { row in
-            StoredMessage(
-                isErased: row["erased_at"] as Int? != nil, updatedAt: row["updated_at"],
-                contentHash: row["content_hash"], raw: row["raw"])
-        }
+        let existing = try select.fetchFirst({ $0.bind(1, message.id) }, read: Existing.init)
         let action = MessageWriteAction.decide(
-            content, stored: stored, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
+            content, stored: existing?.stored, erasedDialogs: erasedDialogs, erasedUsers: erasedUsers)
         counts.count(action)
         // What the statistics roll-ups count changes unless a live message is only seen again.
         switch action {
         case .touchErased, .touchOlder, .touch:
-            changesFigures = changesFigures || existing?["deleted_at"] as Int? != nil
+            changesFigures = changesFigures || existing?.isDeleted == true
         default: changesFigures = true
         }
         guard let existing else {
@@ -121,21 +120,34 @@ struct PageWriter {
                 try index(rowID: db.lastInsertedRowID, dateSent: message.dateSent, text: nil)
                 return
             }
-            try insert.execute(arguments: [
-                message.id, message.chatDialogID, message.senderID, message.recipientID, message.dateSent,
-                message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
-                content.readIDs, content.deliveredIDs, content.raw, content.contentHash, time, time,
-            ])
+            try insert.execute { row in
+                row.bind(1, message.id)
+                row.bind(2, message.chatDialogID)
+                row.bind(3, message.senderID)
+                row.bind(4, message.recipientID)
+                row.bind(5, message.dateSent)
+                row.bind(6, message.createdAt)
+                row.bind(7, message.updatedAt)
+                row.bind(8, message.text)
+                row.bind(9, content.attachments)
+                row.bind(10, content.custom)
+                row.bind(11, content.readIDs)
+                row.bind(12, content.deliveredIDs)
+                row.bind(13, content.raw)
+                row.bind(14, content.contentHash)
+                row.bind(15, time)
+                row.bind(16, time)
+            }
             let rowID = db.lastInsertedRowID
             try index(rowID: rowID, dateSent: message.dateSent, text: message.text)
             try files?.index(message.attachments)
             return
         }
-        let rowID: Int64 = existing["rowid"]
-        let storedDateSent: Int = existing["date_sent"]
+        let rowID = existing.rowID
+        let storedDateSent = existing.dateSent
         switch action {
         case .revise:
-            let storedText: String? = existing["text"]
+            let storedText = existing.text
             try saveRevision.execute(arguments: [time, rowID])
             try unindex(rowID: rowID, dateSent: storedDateSent, text: storedText)
             try refresh(rowID: rowID, content, edited: true)
@@ -145,13 +157,16 @@ struct PageWriter {
             try refresh(rowID: rowID, content, edited: false)
             if storedDateSent != message.dateSent {
                 // The word index's key holds the second the message was sent: a new date is a new key.
-                let text: String? = existing["text"]
+                let text = existing.text
                 try words.flush()
                 try unindexWords.execute(arguments: [DateKey.of(dateSent: storedDateSent, rowID: rowID), text])
                 words.add(key: DateKey.of(dateSent: message.dateSent, rowID: rowID), text: text)
             }
         case .touchErased, .touchOlder, .touch, .insert, .insertErased:
-            try touch.execute(arguments: [time, rowID])
+            try touch.execute { row in
+                row.bind(1, time)
+                row.bind(2, rowID)
+            }
         }
     }
 
@@ -166,7 +181,10 @@ struct PageWriter {
 
     private func index(rowID: Int64, dateSent: Int, text: String?) throws {
         words.add(key: DateKey.of(dateSent: dateSent, rowID: rowID), text: text)
-        try indexTrigrams.execute(arguments: [rowID, text])
+        try indexTrigrams.execute { row in
+            row.bind(1, rowID)
+            row.bind(2, text)
+        }
     }
 
     private func unindex(rowID: Int64, dateSent: Int, text: String?) throws {
@@ -174,5 +192,26 @@ struct PageWriter {
         try words.flush()
         try unindexWords.execute(arguments: [DateKey.of(dateSent: dateSent, rowID: rowID), text])
         try unindexTrigrams.execute(arguments: [rowID, text])
+    }
+}
+
+/// The archived copy of a message about to be written, as ``PageWriter``'s look-up reads it.
+private struct Existing {
+    let rowID: Int64
+    let stored: StoredMessage
+    let dateSent: Int
+    let text: String?
+    /// `deleted_at` is set: a tombstone the server's copy lifts.
+    let isDeleted: Bool
+
+    /// Reads `rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at`.
+    init(_ row: HotStatement.Columns) {
+        rowID = row.int64(0)
+        stored = StoredMessage(
+            isErased: !row.isNull(6), updatedAt: row.int(2), contentHash: row.data(1) ?? Data(),
+            raw: row.string(3) ?? "")
+        text = row.string(4)
+        dateSent = row.int(5) ?? 0
+        isDeleted = !row.isNull(7)
     }
 }

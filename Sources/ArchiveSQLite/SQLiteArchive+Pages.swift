@@ -47,18 +47,26 @@ extension SQLiteArchive {
     }
 
     /// Writes pages inside the open transaction, then the word index's entries of their new messages.
+    ///
+    /// The pages' cursors go first, before any message: the cursor's upsert is a statement SQLite runs in a
+    /// statement savepoint, and FTS5 writes what it holds for the transaction into a new segment at every savepoint
+    /// once it is part of the transaction. Saved after each page's messages, they cut a segment of the substring
+    /// index per page (about 7 % of a crawl's CPU, on its bound, the writer; docs/performance.md, *a segment per
+    /// transaction*). The transaction's final state is the same: the cursors are saved in the pages' order.
     private static func write(_ pages: [PageWrite], db: Database) throws -> [PageCounts] {
+        for page in pages {
+            if let cursor = page.cursor { try saveCursor(cursor, dialogID: page.dialogID, time: page.time, db: db) }
+        }
         let words = try PendingWords(db: db)
         let counts = try pages.map { try write($0, db: db, words: words) }
         try words.flush()
         return counts
     }
 
-    /// Writes one page inside the open transaction.
+    /// Writes one page's messages inside the open transaction (its cursor is saved before, with the others').
     private static func write(_ page: PageWrite, db: Database, words: PendingWords) throws -> PageCounts {
         var writer = try PageWriter(db: db, time: page.time, words: words, indexFiles: page.indexFiles)
         for content in page.contents { try writer.write(content) }
-        if let cursor = page.cursor { try saveCursor(cursor, dialogID: page.dialogID, time: page.time, db: db) }
         if writer.changesFigures { try markStale([page.dialogID], db: db) }
         return writer.counts
     }

@@ -134,6 +134,47 @@ struct PageGroupTests {
         try await expectIndexesConsistent(together.sqlite)
     }
 
+    /// The leaves FTS5 has written to the first level of an index (the write counter of its structure record: a
+    /// 4-byte cookie, then varints for the levels, the segments and this counter).
+    static func leavesWritten(_ index: String, _ fixture: ArchiveFixture) async throws -> UInt64 {
+        let block = try await fixture.sqlite.pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT block FROM \(index)_data WHERE id = 10")
+        }
+        let bytes = [UInt8](try #require(block))
+        var offset = 4
+        func varint() throws -> UInt64 {
+            var value: UInt64 = 0
+            for _ in 0..<8 {
+                guard offset < bytes.count else { throw CancellationError() }
+                let byte = bytes[offset]
+                offset += 1
+                value = value << 7 | UInt64(byte & 0x7F)
+                if byte < 0x80 { return value }
+            }
+            guard offset < bytes.count else { throw CancellationError() }
+            offset += 1
+            return value << 8 | UInt64(bytes[offset - 1])
+        }
+        _ = try varint()  // levels
+        _ = try varint()  // segments
+        return try varint()
+    }
+
+    @Test func thePagesOfOneTransactionAreWrittenToEachFullTextIndexOnce() async throws {
+        // FTS5 writes what it holds for a transaction at its commit, and at every statement savepoint once the index
+        // is part of the transaction: the pages' cursors, saved after each page's messages, cut a segment per page.
+        let pages = Self.dialogs.indices.map { (Self.dialogs[$0], Self.page($0)) }
+        let fixture = try await Self.fixture()
+        _ = try await Self.writeTogether(pages, into: fixture)
+        // The first page's transaction, then the 24 pages' (each page's texts are a few dozen bytes: one leaf).
+        let substrings = try await Self.leavesWritten("message_trigrams", fixture)
+        let words = try await Self.leavesWritten("message_words", fixture)
+        #expect(substrings == 2)
+        #expect(words == 2)
+        #expect(try await fixture.find("会议").count == 48)
+        try await expectIndexesConsistent(fixture.sqlite)
+    }
+
     @Test(arguments: [0, 1, 11, 23])
     func aPageTheArchiveRefusesFailsAloneAndTheOthersAreStored(refused: Int) async throws {
         // The refused page's dialog is not in the archive: its cursor cannot be stored (a constraint).

@@ -6,18 +6,19 @@ import QuickBlox
 /// Like the full-text indexes, it is derived from the messages as they are written (a cached statement,
 /// `ON CONFLICT DO NOTHING`), so a page and the files it references are committed together.
 struct FileIndexer {
-    private let insert: Statement
+    private let insert: HotStatement
     private let time: Int
 
     init(db: Database, time: Int) throws {
         self.time = time
-        insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO attachment_files (key, uid, blob_id, url, name, type, declared_size, declared_type,
-                    first_seen_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (key) DO NOTHING
-                """)
+        insert = try HotStatement(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO attachment_files (key, uid, blob_id, url, name, type, declared_size, declared_type,
+                        first_seen_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (key) DO NOTHING
+                    """), db: db)
     }
 
     func index(_ attachments: [Attachment]) throws {
@@ -25,10 +26,17 @@ struct FileIndexer {
             guard let key = AttachmentKey.of(attachment) else { continue }
             let declaredType =
                 attachment.extra["content-type"]?.stringValue ?? attachment.extra["content_type"]?.stringValue
-            try insert.execute(arguments: [
-                key, attachment.uid, attachment.id, attachment.url, attachment.name, attachment.type, attachment.size,
-                declaredType, time,
-            ])
+            try insert.execute { row in
+                row.bind(1, key)
+                row.bind(2, attachment.uid)
+                row.bind(3, attachment.id)
+                row.bind(4, attachment.url)
+                row.bind(5, attachment.name)
+                row.bind(6, attachment.type)
+                row.bind(7, attachment.size)
+                row.bind(8, declaredType)
+                row.bind(9, time)
+            }
         }
     }
 

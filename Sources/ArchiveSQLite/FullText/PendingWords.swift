@@ -11,10 +11,11 @@ import GRDB
 /// Anything that removes an entry from the word index must ``flush()`` first: the entry may still be pending.
 final class PendingWords {
     private var entries: [(key: Int64, text: String?)] = []
-    private let insert: Statement
+    private let insert: HotStatement
 
     init(db: Database) throws {
-        insert = try db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
+        insert = try HotStatement(
+            db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)"), db: db)
     }
 
     /// Adds an entry (a message without text too: every message has one, or FTS5's own check finds it missing).
@@ -26,7 +27,12 @@ final class PendingWords {
     func flush() throws {
         guard !entries.isEmpty else { return }
         entries.sort { $0.key < $1.key }
-        for entry in entries { try insert.execute(arguments: [entry.key, entry.text]) }
+        for entry in entries {
+            try insert.execute { row in
+                row.bind(1, entry.key)
+                row.bind(2, entry.text)
+            }
+        }
         entries.removeAll(keepingCapacity: true)
     }
 }

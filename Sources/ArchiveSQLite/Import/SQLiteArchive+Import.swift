@@ -147,13 +147,14 @@ extension SQLiteArchive {
     private static func importMessages(_ messages: [ImportedMessage], indexer: FileIndexer, db: Database) throws
         -> Int
     {
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
-                    attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at, last_seen_at, edited,
-                    deleted_at, hidden_for, deleted_evidence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                """)
+        let insert = try HotStatement(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
+                        last_seen_at, edited, deleted_at, hidden_for, deleted_evidence)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """), db: db)
         let hides = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0
@@ -162,14 +163,28 @@ extension SQLiteArchive {
             let archived = imported.archived
             let content = imported.content
             let message = content.message
-            insert.setUncheckedArguments([
-                archived.id, archived.dialogID, message.senderID, message.recipientID, message.dateSent,
-                message.createdAt, message.updatedAt, message.text, content.attachments, content.custom,
-                content.readIDs, content.deliveredIDs, content.raw, content.contentHash, archived.firstSeenAt,
-                archived.lastSeenAt, archived.edited, archived.deletedAt, HiddenFor.encode(archived.hiddenFor),
-                archived.deletionEvidence,
-            ])
-            try insert.execute()
+            try insert.execute { row in
+                row.bind(1, archived.id)
+                row.bind(2, archived.dialogID)
+                row.bind(3, message.senderID)
+                row.bind(4, message.recipientID)
+                row.bind(5, message.dateSent)
+                row.bind(6, message.createdAt)
+                row.bind(7, message.updatedAt)
+                row.bind(8, message.text)
+                row.bind(9, content.attachments)
+                row.bind(10, content.custom)
+                row.bind(11, content.readIDs)
+                row.bind(12, content.deliveredIDs)
+                row.bind(13, content.raw)
+                row.bind(14, content.contentHash)
+                row.bind(15, archived.firstSeenAt)
+                row.bind(16, archived.lastSeenAt)
+                row.bind(17, archived.edited)
+                row.bind(18, archived.deletedAt)
+                row.bind(19, HiddenFor.encode(archived.hiddenFor))
+                row.bind(20, archived.deletionEvidence)
+            }
             let isNew = db.changesCount > 0
             // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
             try indexer.index(message.attachments)
