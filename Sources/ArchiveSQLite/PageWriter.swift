@@ -121,20 +121,7 @@ struct PageWriter {
                 return
             }
             try insert.execute { row in
-                row.bind(1, message.id)
-                row.bind(2, message.chatDialogID)
-                row.bind(3, message.senderID)
-                row.bind(4, message.recipientID)
-                row.bind(5, message.dateSent)
-                row.bind(6, message.createdAt)
-                row.bind(7, message.updatedAt)
-                row.bind(8, message.text)
-                row.bind(9, content.attachments)
-                row.bind(10, content.custom)
-                row.bind(11, content.readIDs)
-                row.bind(12, content.deliveredIDs)
-                row.bind(13, content.raw)
-                row.bind(14, content.contentHash)
+                row.bindMessage(content, id: message.id, dialogID: message.chatDialogID)
                 row.bind(15, time)
                 row.bind(16, time)
             }
@@ -213,5 +200,27 @@ private struct Existing {
         text = row.string(4)
         dateSent = row.int(5) ?? 0
         isDeleted = !row.isNull(7)
+    }
+}
+
+extension HotStatement.Bindings {
+    /// Binds a message's columns as `messages` lists them, from `id` (1) to `content_hash` (14): the crawl's insert
+    /// and the import's.
+    mutating func bindMessage(_ content: MessageContent, id: String, dialogID: String) {
+        let message = content.message
+        bind(1, id)
+        bind(2, dialogID)
+        bind(3, message.senderID)
+        bind(4, message.recipientID)
+        bind(5, message.dateSent)
+        bind(6, message.createdAt)
+        bind(7, message.updatedAt)
+        bind(8, message.text)
+        bind(9, content.attachments)
+        bind(10, content.custom)
+        bind(11, content.readIDs)
+        bind(12, content.deliveredIDs)
+        bind(13, content.raw)
+        bind(14, content.contentHash)
     }
 }

@@ -164,20 +164,7 @@ extension SQLiteArchive {
             let content = imported.content
             let message = content.message
             try insert.execute { row in
-                row.bind(1, archived.id)
-                row.bind(2, archived.dialogID)
-                row.bind(3, message.senderID)
-                row.bind(4, message.recipientID)
-                row.bind(5, message.dateSent)
-                row.bind(6, message.createdAt)
-                row.bind(7, message.updatedAt)
-                row.bind(8, message.text)
-                row.bind(9, content.attachments)
-                row.bind(10, content.custom)
-                row.bind(11, content.readIDs)
-                row.bind(12, content.deliveredIDs)
-                row.bind(13, content.raw)
-                row.bind(14, content.contentHash)
+                row.bindMessage(content, id: archived.id, dialogID: archived.dialogID)
                 row.bind(15, archived.firstSeenAt)
                 row.bind(16, archived.lastSeenAt)
                 row.bind(17, archived.edited)
