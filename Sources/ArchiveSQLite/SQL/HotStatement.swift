@@ -85,8 +85,8 @@ struct HotStatement {
             check(sqlite3_bind_int64(handle, index, Int64(value)))
         }
 
-        /// Binds text as GRDB does (up to its first U+0000, as every text the archive stores), so that what this
-        /// writes and what GRDB reads and writes elsewhere are the same.
+        /// Binds text as GRDB does (up to a U+0000, which no text the archive stores holds: decoding makes it
+        /// U+FFFD), so that what this writes and what GRDB reads and writes elsewhere are the same.
         mutating func bind(_ index: CInt, _ value: String?) {
             guard let value else { return check(sqlite3_bind_null(handle, index)) }
             check(value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) })
