@@ -16,14 +16,16 @@ internal import GRDBSQLite
 /// Every execution resets the statement and clears its bindings first, so GRDB's own uses of the same cached
 /// statement stay correct.
 struct HotStatement {
+    /// Held so that the statement outlives its uses here even if GRDB's cache lets it go (GRDB finalizes a
+    /// statement when the last reference to it goes).
+    private let statement: Statement
     private let handle: OpaquePointer
     private let connection: OpaquePointer?
-    private let sql: String
 
     init(_ statement: Statement, db: Database) {
+        self.statement = statement
         handle = statement.sqliteStatement
         connection = db.sqliteConnection
-        sql = statement.sql
     }
 
     /// Binds with `bind`, then steps the statement to its end.
@@ -59,7 +61,7 @@ struct HotStatement {
 
     private func failure(_ code: CInt) -> DatabaseError {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
     }
 
     /// The values of one execution, bound by position (from 1), copied by SQLite as they are bound.
@@ -85,8 +87,8 @@ struct HotStatement {
             check(sqlite3_bind_int64(handle, index, Int64(value)))
         }
 
-        /// Binds text as GRDB does (up to a U+0000, which no text the archive stores holds: decoding makes it
-        /// U+FFFD), so that what this writes and what GRDB reads and writes elsewhere are the same.
+        /// Binds text as GRDB binds every text, up to a U+0000 (a message's text holds none: ``MessageContent``
+        /// stores it as U+FFFD), so that what this writes and what GRDB reads and writes elsewhere are the same.
         mutating func bind(_ index: CInt, _ value: String?) {
             guard let value else { return check(sqlite3_bind_null(handle, index)) }
             check(value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) })
