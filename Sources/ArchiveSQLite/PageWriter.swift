@@ -42,11 +42,11 @@ struct PageWriter {
         self.words = words
         files = indexFiles ? try FileIndexer(db: db, time: time) : nil
         select = try HotStatement(
-            db.cachedStatement(
-                sql: """
-                    SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at FROM messages
-                    WHERE id = ?
-                    """), db: db)
+            db: db,
+            sql: """
+                SELECT rowid, content_hash, updated_at, raw, text, date_sent, erased_at, deleted_at FROM messages
+                WHERE id = ?
+                """)
         insertErased = try db.cachedStatement(
             sql: """
                 INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at, text,
@@ -59,13 +59,13 @@ struct PageWriter {
         erasedDialogs = Set(
             try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM dialogs WHERE erased_at IS NOT NULL")))
         insert = try HotStatement(
-            db.cachedStatement(
-                sql: """
-                    INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
-                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
-                        last_seen_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """), db: db)
+            db: db,
+            sql: """
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                    text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
+                    last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         update = try db.cachedStatement(
             sql: """
                 UPDATE messages SET sender_id = ?, recipient_id = ?, date_sent = ?, created_at = ?, updated_at = ?,
@@ -73,8 +73,7 @@ struct PageWriter {
                     last_seen_at = ?, edited = edited + ?, deleted_at = NULL
                 WHERE rowid = ?
                 """)
-        touch = try HotStatement(
-            db.cachedStatement(sql: "UPDATE messages SET last_seen_at = ?, deleted_at = NULL WHERE rowid = ?"), db: db)
+        touch = try HotStatement(db: db, sql: "UPDATE messages SET last_seen_at = ?, deleted_at = NULL WHERE rowid = ?")
         saveRevision = try db.cachedStatement(
             sql: """
                 INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
@@ -85,8 +84,7 @@ struct PageWriter {
                     ?
                 FROM messages m WHERE rowid = ?
                 """)
-        indexTrigrams = try HotStatement(
-            db.cachedStatement(sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)"), db: db)
+        indexTrigrams = try HotStatement(db: db, sql: "INSERT INTO message_trigrams (rowid, text) VALUES (?, ?)")
         unindexWords = try db.cachedStatement(
             sql: "INSERT INTO message_words (message_words, rowid, text) VALUES ('delete', ?, ?)")
         unindexTrigrams = try db.cachedStatement(

@@ -77,7 +77,7 @@ struct HotStatementTests {
         }
         let hot = try Self.database()
         try hot.write { db in
-            let statement = HotStatement(try db.cachedStatement(sql: Self.insert), db: db)
+            let statement = try HotStatement(db: db, sql: Self.insert)
             for (id, value) in values.enumerated() {
                 try statement.execute { row in
                     row.bind(1, Int64(id))
@@ -92,8 +92,7 @@ struct HotStatementTests {
 
         // Read back: what GRDB's rows give, column by column.
         let read = try hot.read { db in
-            let statement = HotStatement(
-                try db.cachedStatement(sql: "SELECT text, number, big, blob FROM t WHERE id = ?"), db: db)
+            let statement = try HotStatement(db: db, sql: "SELECT text, number, big, blob FROM t WHERE id = ?")
             return try values.indices.map { id in
                 try statement.fetchFirst({ $0.bind(1, Int64(id)) }) { row in
                     Values(
@@ -109,7 +108,7 @@ struct HotStatementTests {
         #expect(read == expected)
         #expect(
             try hot.read { db in
-                try HotStatement(db.cachedStatement(sql: "SELECT text FROM t WHERE id = ?"), db: db)
+                try HotStatement(db: db, sql: "SELECT text FROM t WHERE id = ?")
                     .fetchFirst({ $0.bind(1, Int64(-5)) }) { $0.string(0) }
             } == nil)
     }
@@ -117,7 +116,7 @@ struct HotStatementTests {
     @Test func aFailedStepThrowsSQLitesErrorAndTheStatementRunsAgain() throws {
         let queue = try Self.database()
         try queue.write { db in
-            let statement = HotStatement(try db.cachedStatement(sql: Self.insert), db: db)
+            let statement = try HotStatement(db: db, sql: Self.insert)
             func insert(_ id: Int64, big: Int64?) throws {
                 try statement.execute { row in
                     row.bind(1, id)

@@ -12,13 +12,13 @@ struct FileIndexer {
     init(db: Database, time: Int) throws {
         self.time = time
         insert = try HotStatement(
-            db.cachedStatement(
-                sql: """
-                    INSERT INTO attachment_files (key, uid, blob_id, url, name, type, declared_size, declared_type,
-                        first_seen_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (key) DO NOTHING
-                    """), db: db)
+            db: db,
+            sql: """
+                INSERT INTO attachment_files (key, uid, blob_id, url, name, type, declared_size, declared_type,
+                    first_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (key) DO NOTHING
+                """)
     }
 
     func index(_ attachments: [Attachment]) throws {

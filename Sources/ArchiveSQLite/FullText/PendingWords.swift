@@ -14,8 +14,7 @@ final class PendingWords {
     private let insert: HotStatement
 
     init(db: Database) throws {
-        insert = try HotStatement(
-            db.cachedStatement(sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)"), db: db)
+        insert = try HotStatement(db: db, sql: "INSERT INTO message_words (rowid, text) VALUES (?, ?)")
     }
 
     /// Adds an entry (a message without text too: every message has one, or FTS5's own check finds it missing).

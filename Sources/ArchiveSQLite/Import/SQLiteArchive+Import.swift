@@ -148,13 +148,13 @@ extension SQLiteArchive {
         -> Int
     {
         let insert = try HotStatement(
-            db.cachedStatement(
-                sql: """
-                    INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
-                        text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
-                        last_seen_at, edited, deleted_at, hidden_for, deleted_evidence)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """), db: db)
+            db: db,
+            sql: """
+                INSERT INTO messages (id, dialog_id, sender_id, recipient_id, date_sent, created_at, updated_at,
+                    text, attachments, custom, read_ids, delivered_ids, raw, content_hash, first_seen_at,
+                    last_seen_at, edited, deleted_at, hidden_for, deleted_evidence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                """)
         let hides = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO message_hides (message_id, user_id, observed_at) VALUES (?, ?, ?)")
         var inserted = 0

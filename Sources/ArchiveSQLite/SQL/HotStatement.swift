@@ -22,8 +22,9 @@ struct HotStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer?
 
-    init(_ statement: Statement, db: Database) {
-        self.statement = statement
+    /// The statement of `sql`, prepared once per connection through GRDB's statement cache.
+    init(db: Database, sql: String) throws {
+        statement = try db.cachedStatement(sql: sql)
         handle = statement.sqliteStatement
         connection = db.sqliteConnection
     }
