@@ -36,7 +36,9 @@ extension SQLiteArchive {
     ///
     /// Then folds the write-ahead log into the archive file (``foldLog()``).
     public func settleAfterBulkChange() async throws {
-        try await withSmallSorts { try StatsRollup.refresh($0) }
+        _ = try await withSmallSorts { connection in
+            try StatsRollup.refresh(connection) { try StatsShareWriter(db: connection.db).write($0) }
+        }
         await foldLog()
     }
 
@@ -53,26 +55,28 @@ extension SQLiteArchive {
         }
     }
 
-    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:)``).
+    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:writingShares:)``).
     public func rebuildStatistics() async throws -> Int {
-        try await withSmallSorts { try StatsRollup.rebuild($0) }
+        try await withSmallSorts { connection in
+            try StatsRollup.rebuild(connection) { try StatsShareWriter(db: connection.db).write($0) }
+        }
     }
 
     /// Runs a refresh of the roll-ups in a write transaction whose sorts spill to temporary files early.
     ///
-    /// A refresh groups every message of the stale dialogs (all of them after a first crawl or an import) and
-    /// orders private dialogs' messages for their reply delays; SQLite keeps each sort in memory up to the
-    /// connection's `cache_size` before it spills, and the writer's is 64 MiB (``makeConfiguration(readOnly:)``),
-    /// so a refresh at the end of a crawl lifted its peak memory by the size of its sorts, growing with the
-    /// archive (measured in docs/performance.md, *Memory and scaling*). With a small cache meanwhile the sorts
-    /// spill beyond it; the writer's cache is restored after.
-    private func withSmallSorts<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T)
+    /// A refresh used to group every message of the stale dialogs (all of them after a first crawl or an import)
+    /// in SQL; it still groups the stale dialogs' new shares into the sums. SQLite keeps each sort in memory up
+    /// to the connection's `cache_size` before it spills, and the writer's is 64 MiB
+    /// (``makeConfiguration(readOnly:)``), so a refresh at the end of a crawl lifted its peak memory by the size
+    /// of its sorts, growing with the archive (measured in docs/performance.md, *Memory and scaling*). With a
+    /// small cache meanwhile the sorts spill beyond it; the writer's cache is restored after.
+    private func withSmallSorts<T: Sendable>(_ body: @escaping @Sendable (GRDBConnection) throws -> T)
         async throws -> T
     {
-        try await sql.write { connection in
-            try connection.execute("PRAGMA cache_size = \(raw: String(Self.refreshCacheSize))")
+        try await SQLiteDatabase(pool: pool, statementTimeout: statementTimeout).writeOnGRDB { connection in
+            try connection.db.execute(sql: "PRAGMA cache_size = \(Self.refreshCacheSize)")
             let result = Result { try body(connection) }
-            try connection.execute("PRAGMA cache_size = \(raw: String(Self.writerCacheSize))")
+            try connection.db.execute(sql: "PRAGMA cache_size = \(Self.writerCacheSize)")
             return try result.get()
         }
     }

@@ -12,16 +12,22 @@ import Archive
 ///
 /// A report is always exact, whatever was refreshed: it takes the sums, takes away the stored shares of the stale
 /// dialogs and adds their shares read from their messages now (``SQLArchiveReading`` reads them in one
-/// transaction). ``refresh(_:)`` moves the stale dialogs' new shares into the tables; it runs after a crawl run and
-/// a bulk change, so the stale part a report reads is what changed since. Why not update the sums row by row in
-/// the triggers: a reply delay depends on the message before it (an insert in the middle of a dialog changes two
-/// delays), and on PostgreSQL concurrent crawl workers would queue (or deadlock) on the same hourly rows.
+/// transaction). ``refresh(_:writingShares:)`` moves the stale dialogs' new shares into the tables; it runs after a
+/// crawl run and a bulk change, so the stale part a report reads is what changed since. Why not update the sums row
+/// by row in the triggers: a reply delay depends on the message before it (an insert in the middle of a dialog
+/// changes two delays), and on PostgreSQL concurrent crawl workers would queue (or deadlock) on the same hourly rows.
 public enum StatsRollup {
     /// The stale dialogs' shares recomputed from their messages and moved into the roll-ups; returns how many
     /// dialogs were refreshed. Run inside one write transaction that no other refresh runs beside (the backend's
     /// ``SQLDatabase/write(_:)``): every statement must see the same stale set and the same messages.
+    ///
+    /// The new shares are written by the share statements of each roll-up, or by `writingShares` when given: a
+    /// backend's own writer that fills every per-dialog table and `stats_dialogs` for the stale dialogs with the
+    /// statements of a ``StatsSharePass`` (one read of each dialog's messages), on the same connection.
     @discardableResult
-    public static func refresh(_ connection: any SQLConnection) throws -> Int {
+    public static func refresh(
+        _ connection: any SQLConnection, writingShares: ((StatsSharePass) throws -> Void)? = nil
+    ) throws -> Int {
         let dialogs = try staleDialogs(connection)
         guard dialogs > 0 else { return 0 }
         let shares = StatsShares(dialect: connection.dialect, staleAreFew: dialogs <= StatsShares.fewStale)
@@ -29,24 +35,36 @@ public enum StatsRollup {
             let stored = "\(table.perDialog) WHERE \(shares.stale("dialog_id"))"
             try connection.execute(table.addToSums(from: stored, sign: "-"))
             try connection.execute(SQLFragment.raw("DELETE FROM \(stored)"))
-            try connection.execute(SQLFragment.raw("INSERT INTO \(table.perDialog) (\(table.columns)) \(table.share)"))
-            try connection.execute(table.addToSums(from: stored, sign: ""))
-            try connection.execute(SQLFragment.raw("DELETE FROM \(table.sums) WHERE \(table.counted) = 0"))
         }
         try connection.execute(SQLFragment.raw("DELETE FROM stats_dialogs WHERE \(shares.stale("dialog_id"))"))
-        try connection.execute(
-            SQLFragment.raw("INSERT INTO stats_dialogs (\(StatsShares.dialogColumns)) \(shares.dialogShares)"))
+        if let writingShares {
+            try writingShares(StatsSharePass(shares: shares))
+        } else {
+            for table in shares.summed {
+                try connection.execute(
+                    SQLFragment.raw("INSERT INTO \(table.perDialog) (\(table.columns)) \(table.share)"))
+            }
+            try connection.execute(
+                SQLFragment.raw("INSERT INTO stats_dialogs (\(StatsShares.dialogColumns)) \(shares.dialogShares)"))
+        }
+        for table in shares.summed {
+            try connection.execute(
+                table.addToSums(from: "\(table.perDialog) WHERE \(shares.stale("dialog_id"))", sign: ""))
+            try connection.execute(SQLFragment.raw("DELETE FROM \(table.sums) WHERE \(table.counted) = 0"))
+        }
         // On PostgreSQL only the markers this transaction's snapshot saw: a page committed meanwhile keeps its own.
         try connection.execute("DELETE FROM stats_stale")
         return dialogs
     }
 
     /// Every roll-up recomputed from the messages: the tables emptied, every dialog marked stale, then
-    /// ``refresh(_:)``; returns how many dialogs were refreshed. For roll-ups found wrong (`qbarchive check`): a
-    /// refresh takes away what it stored before adding the new shares, so a sum that went wrong by itself (a
-    /// bug, a hand edit, a damaged page) would stay wrong. Run as ``refresh(_:)`` is.
+    /// ``refresh(_:writingShares:)``; returns how many dialogs were refreshed. For roll-ups found wrong
+    /// (`qbarchive check`): a refresh takes away what it stored before adding the new shares, so a sum that went
+    /// wrong by itself (a bug, a hand edit, a damaged page) would stay wrong. Run as ``refresh(_:writingShares:)`` is.
     @discardableResult
-    public static func rebuild(_ connection: any SQLConnection) throws -> Int {
+    public static func rebuild(
+        _ connection: any SQLConnection, writingShares: ((StatsSharePass) throws -> Void)? = nil
+    ) throws -> Int {
         let shares = StatsShares(dialect: connection.dialect)
         for table in shares.summed {
             try connection.execute(SQLFragment.raw("DELETE FROM \(table.perDialog)"))
@@ -56,7 +74,7 @@ public enum StatsRollup {
         try connection.execute("DELETE FROM stats_stale")
         try connection.execute(
             "INSERT INTO stats_stale (dialog_id) SELECT id FROM dialogs UNION SELECT dialog_id FROM messages")
-        return try refresh(connection)
+        return try refresh(connection, writingShares: writingShares)
     }
 
     /// The roll-ups' statements when a whole-archive report should read them: when the stale dialogs are few

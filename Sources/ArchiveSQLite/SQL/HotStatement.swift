@@ -1,3 +1,4 @@
+import ArchiveSQL
 import Foundation
 import GRDB
 internal import GRDBSQLite
@@ -52,6 +53,18 @@ struct HotStatement {
         return try read(Columns(handle: handle))
     }
 
+    /// Binds with `bind`, then calls `read` with each row the statement steps to.
+    func forEachRow(_ bind: (inout Bindings) throws -> Void, read: (Columns) throws -> Void) throws {
+        try start(bind)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try read(Columns(handle: handle))
+        }
+    }
+
     private func start(_ bind: (inout Bindings) throws -> Void) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -95,6 +108,17 @@ struct HotStatement {
             check(value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) })
         }
 
+        /// Binds a value of the shared SQL's kind as its type.
+        mutating func bind(_ index: CInt, _ value: SQLValue) {
+            switch value {
+            case .null: check(sqlite3_bind_null(handle, index))
+            case .integer(let number): bind(index, number)
+            case .real(let number): check(sqlite3_bind_double(handle, index, number))
+            case .text(let text): bind(index, text as String?)
+            case .blob(let data): bind(index, data)
+            }
+        }
+
         /// Binds a blob as GRDB does.
         mutating func bind(_ index: CInt, _ value: Data) {
             check(
@@ -114,6 +138,9 @@ struct HotStatement {
         func isNull(_ index: CInt) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
         func int64(_ index: CInt) -> Int64 { sqlite3_column_int64(handle, index) }
+
+        /// Whether the column holds text or a blob of at least one byte.
+        func hasBytes(_ index: CInt) -> Bool { sqlite3_column_bytes(handle, index) > 0 }
 
         func int(_ index: CInt) -> Int? { isNull(index) ? nil : Int(sqlite3_column_int64(handle, index)) }
 

@@ -24,6 +24,12 @@ struct SQLiteDatabase: SQLDatabase {
     /// GRDB's single writer, in an `IMMEDIATE` transaction: the write lock is taken before the first read, so
     /// another process's write cannot slip between what `body` reads and what it writes.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await writeOnGRDB(body)
+    }
+
+    /// ``write(_:)`` with the connection as the SQLite backend's own, for writers that reach past the shared SQL
+    /// (``StatsShareWriter``).
+    func writeOnGRDB<T: Sendable>(_ body: @escaping @Sendable (GRDBConnection) throws -> T) async throws -> T {
         try await pool.writeWithoutTransaction { db in
             var result: T?
             try db.inTransaction(.immediate) {
