@@ -4,7 +4,7 @@ import GRDB
 /// Writes the stale dialogs' shares of the statistics roll-ups with one read of each dialog's messages (a
 /// ``StatsSharePass``), for ``StatsRollup/refresh(_:writingShares:)``.
 ///
-/// After a first crawl or an import every dialog is stale, and the five share statements each grouped every
+/// After a first crawl or an import every dialog is stale, and the six share statements each grouped every
 /// message in a temporary B-tree: about 10 s of a 1M crawl's or import's end (docs/performance.md, *Crawl*). Here
 /// each dialog's messages are read once along `messages_by_dialog`, counted in memory a dialog at a time (memory
 /// stays that of the largest dialog's groups), and each row inserted through a prepared statement.

@@ -3,8 +3,8 @@ import ArchiveSQL
 import PostgresNIO
 
 extension PostgresArchive {
-    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:writingShares:)``), under the refresh's
-    /// lock; then the tables settled as after any bulk change.
+    /// Every statistics roll-up recomputed from the messages (``StatsRollup/rebuild(_:writingShares:)``, its share
+    /// statements), under the refresh's lock; then the tables settled as after any bulk change.
     public func rebuildStatistics() async throws -> Int {
         let dialogs = try await sql.write { try StatsRollup.rebuild($0) }
         try await settleAfterBulkChange()

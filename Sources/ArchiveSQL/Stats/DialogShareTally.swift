@@ -4,7 +4,7 @@ import Archive
 ///
 /// The same figures as the share statements of ``StatsShares`` (which stay the definition, and which a test
 /// compares this with), for a backend that reads a dialog's messages cheaper than it groups them: SQLite's
-/// refresh after a first crawl or an import ran five statements over every message, each grouping a million rows
+/// refresh after a first crawl or an import ran six statements over every message, each grouping a million rows
 /// in a temporary B-tree (docs/performance.md, *Crawl*); reading them once and counting here takes that away.
 /// What needs SQL's own semantics — the hour and the day (floor division), the list of attachment types (JSON),
 /// whether a message counts at the dialog's reconcile count — comes computed in the row (``StatsSharePass``).
