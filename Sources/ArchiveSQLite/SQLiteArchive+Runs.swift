@@ -73,7 +73,7 @@ extension SQLiteArchive {
     private func withSmallSorts<T: Sendable>(_ body: @escaping @Sendable (GRDBConnection) throws -> T)
         async throws -> T
     {
-        try await SQLiteDatabase(pool: pool, statementTimeout: statementTimeout).writeOnGRDB { connection in
+        try await database.writeOnGRDB { connection in
             try connection.db.execute(sql: "PRAGMA cache_size = \(Self.refreshCacheSize)")
             let result = Result { try body(connection) }
             try connection.db.execute(sql: "PRAGMA cache_size = \(Self.writerCacheSize)")

@@ -31,7 +31,9 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     public let statementTimeout: Duration?
     let pool: DatabasePool
     /// How the shared SQL reads run on this archive (``SQLArchiveReading``).
-    public var sql: any SQLDatabase { SQLiteDatabase(pool: pool, statementTimeout: statementTimeout) }
+    public var sql: any SQLDatabase { database }
+    /// The same, as the SQLite backend's own type (its GRDB connection reachable: ``SQLiteDatabase/writeOnGRDB(_:)``).
+    var database: SQLiteDatabase { SQLiteDatabase(pool: pool, statementTimeout: statementTimeout) }
     /// The crawled pages waiting for the writer, committed together
     /// (``storeMessages(_:dialogID:cursor:observedAt:indexFiles:)``).
     let pages = GroupCommit<PageWrite, PageCounts>(maximumWeight: PageWrite.groupMessages) { $0.contents.count }

@@ -11,15 +11,13 @@ import GRDB
 struct StatsShareWriter {
     let db: Database
 
-    /// Fills every per-dialog table and `stats_dialogs` for the stale dialogs; returns the rows written.
-    @discardableResult
-    func write(_ pass: StatsSharePass) throws -> Int {
+    /// Fills every per-dialog table and `stats_dialogs` for the stale dialogs.
+    func write(_ pass: StatsSharePass) throws {
         let stale = try Row.fetchAll(db, sql: pass.staleDialogs).map {
             (id: $0[0] as String, isPrivate: $0[1] as Bool, countedAt: $0[2] as Int64?)
         }
         let read = try HotStatement(db: db, sql: pass.messages)
         let inserts = try pass.inserts.map { try HotStatement(db: db, sql: $0) }
-        var written = 0
         for dialog in stale {
             var tally = DialogShareTally(dialogID: dialog.id, isPrivate: dialog.isPrivate)
             try read.forEachRow { bindings in
@@ -39,9 +37,7 @@ struct StatsShareWriter {
                         for (index, value) in values.enumerated() { bindings.bind(CInt(index + 1), value) }
                     }
                 }
-                written += rows.count
             }
         }
-        return written
     }
 }

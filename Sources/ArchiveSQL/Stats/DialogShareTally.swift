@@ -61,8 +61,6 @@ public struct DialogShareTally {
     private var messages: Int64 = 0
     private var deleted: Int64 = 0
     private var atCount: Int64 = 0
-    /// Messages must come in the order of the replies' window (date sent, then id).
-    private var lastDate = Int64.min
 
     private struct SenderDay: Hashable, Comparable {
         var day: Int64
@@ -77,8 +75,6 @@ public struct DialogShareTally {
 
     /// Counts `message`, the next of the dialog's messages in order of date sent and id.
     public mutating func add(_ message: Message) {
-        assert(message.dateSent >= lastDate, "a dialog's messages are tallied in order of date sent")
-        lastDate = message.dateSent
         messages += 1
         if message.deleted { deleted += 1 }
         if message.atCount { atCount += 1 }
@@ -97,7 +93,7 @@ public struct DialogShareTally {
     /// as ``StatsShares/summed`` lists them, then `stats_dialogs`), each row in the order of that table's columns,
     /// in key order. A dialog with no message has no row anywhere, as the statements give none.
     public func rows() -> [[[SQLValue]]] {
-        guard messages > 0 else { return [[], [], [], [], [], []] }
+        guard messages > 0 else { return Array(repeating: [], count: 6) }
         let id = SQLValue.text(dialogID)
         let hourRows = hours.sorted { $0.key < $1.key }.map { hour, counts in
             [id, .integer(hour), .integer(counts.messages), .integer(counts.deleted), .integer(counts.edits)]
