@@ -1,7 +1,7 @@
 # qbarchive — the two commands a newcomer needs are `make demo` and `make test`.
 
 SWIFT        ?= swift
-APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev curl openssl ca-certificates zstd unzip python3 \
+APT_PACKAGES := libsqlite3-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev curl openssl ca-certificates zstd unzip python3 \
                 postgresql postgresql-contrib
 DEMO_DIR     ?= demo
 

@@ -61,6 +61,12 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // zlib's deflate, for tar.gz bundles compressed in blocks on every core (``ParallelGzip``).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // QuickBlox REST domain model: records, envelopes, error bodies, filters, session signatures.
         .target(
@@ -184,6 +190,7 @@ let package = Package(
                 "Archive",
                 "Search",
                 "CArchive",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -104,6 +104,7 @@ public struct BundleExport: Sendable {
         body["tool"] = .object(["name": .string("qbarchive"), "version": .string(toolVersion)])
         body["container"] = .object([
             "format": .string(container.rawValue), "library": .string(ContainerWriter.libraryVersion),
+            "encoding": .string(ContainerEncoding.current.rawValue),
         ])
         body["created_at"] = createdAt.map { .string(ISO8601.format($0)) } ?? .null
         if let creation {
@@ -168,7 +169,9 @@ public struct BundleExport: Sendable {
         }
         let output = try OutputFile(path: path, budget: budget, replace: replace)
         do {
-            let writer = try ContainerWriter(format: container) { bytes in try output.write(bytes) }
+            let writer = try ContainerWriter(format: container, encoding: .current) { bytes in
+                try output.write(bytes)
+            }
             for (name, bytes) in head {
                 try writer.beginEntry(path: name, size: bytes.count, modificationTime: manifest.entryTime)
                 try writer.write(bytes)

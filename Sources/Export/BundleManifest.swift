@@ -39,6 +39,10 @@ public struct BundleManifest: Sendable, Hashable {
         return 0
     }
 
+    /// The container encoding the manifest names (`container.encoding`); `nil` in manifests written before the
+    /// parallel encoding, which were all written serially (``ContainerEncoding/init(manifestName:)``).
+    public var containerEncodingName: String? { body["container"]?["encoding"]?.stringValue }
+
     /// For one part of a split bundle: its number and the number of parts.
     public var part: (number: Int, of: Int)? {
         guard case .int(let number)? = body["part"]?["number"], case .int(let count)? = body["part"]?["of"] else {

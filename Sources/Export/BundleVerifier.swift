@@ -88,7 +88,14 @@ public struct BundleVerifier: Sendable {
             }
         }
         // The contents encoded again on a thread of their own, beside the reading: compared with the container.
-        let writer = ContainerRebuild(format: format)
+        let encodingName = manifest.containerEncodingName
+        guard let encoding = ContainerEncoding(manifestName: encodingName) else {
+            throw BundleProblem(
+                file: "manifest.json",
+                reason: "names the container encoding \"\(encodingName ?? "")\", which this qbarchive does not know "
+                    + "(a bundle from a later version: verify it with that version)")
+        }
+        let writer = ContainerRebuild(format: format, encoding: encoding)
         defer { writer.abandon() }
         try writer.beginEntry(path: head.path, size: manifestBytes.count, modificationTime: manifest.entryTime)
         try writer.write(manifestBytes)

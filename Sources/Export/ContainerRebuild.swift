@@ -27,10 +27,10 @@ final class ContainerRebuild: @unchecked Sendable {
     /// The writer's outcome: the SHA-256 of the canonical container, or its first error.
     private var outcome: Result<String, ContainerError>?
 
-    /// Starts the writer's thread for a container of `format`.
-    init(format: ContainerFormat, maxQueuedBytes: Int = 8 << 20) {
+    /// Starts the writer's thread for a container of `format` in `encoding`.
+    init(format: ContainerFormat, encoding: ContainerEncoding, maxQueuedBytes: Int = 8 << 20) {
         self.maxQueuedBytes = maxQueuedBytes
-        let thread = Thread { [self] in run(format: format) }
+        let thread = Thread { [self] in run(format: format, encoding: encoding) }
         thread.name = "qbarchive-rebuild"
         thread.start()
     }
@@ -92,12 +92,14 @@ final class ContainerRebuild: @unchecked Sendable {
         return step
     }
 
-    private func run(format: ContainerFormat) {
+    private func run(format: ContainerFormat, encoding: ContainerEncoding) {
         var hasher = SHA256()
         var result: Result<String, ContainerError>
         do throws(ContainerError) {
             // Made on this thread: libarchive's writer and the UTF-8 locale it is configured under stay here.
-            let writer = try ContainerWriter(format: format) { bytes in hasher.update(data: bytes) }
+            let writer = try ContainerWriter(format: format, encoding: encoding) { bytes in
+                hasher.update(data: bytes)
+            }
             steps: while true {
                 switch next() {
                 case .begin(let path, let size, let time):

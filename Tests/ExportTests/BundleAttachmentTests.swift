@@ -105,7 +105,7 @@ struct BundleAttachmentTests {
         let target = "attachments/\(fixture.sha256("uid:u-shared"))"
         let tampered = fixture.path("tampered.\(container.fileExtension)")
         let output = try OutputFile(path: tampered)
-        let writer = try ContainerWriter(format: container) { bytes in try output.write(bytes) }
+        let writer = try ContainerWriter(format: container, encoding: .current) { bytes in try output.write(bytes) }
         for var entry in try F.entries(path) {
             if entry.path == target { entry.bytes[777] ^= 0x01 }
             try writer.beginEntry(

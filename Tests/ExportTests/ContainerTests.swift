@@ -33,10 +33,10 @@ private final class Collector {
 }
 
 private func makeContainer(
-    _ format: ContainerFormat, _ entries: [SampleEntry], chunkScale: Int = 1
+    _ format: ContainerFormat, _ entries: [SampleEntry], encoding: ContainerEncoding = .current, chunkScale: Int = 1
 ) throws -> [UInt8] {
     let collector = Collector()
-    let writer = try ContainerWriter(format: format) { collector.bytes += $0 }
+    let writer = try ContainerWriter(format: format, encoding: encoding) { collector.bytes += $0 }
     for entry in entries {
         try writer.beginEntry(path: entry.path, size: entry.bytes.count, modificationTime: entry.modificationTime)
         let chunk = max(1, entry.chunkSize * chunkScale)
@@ -97,12 +97,13 @@ private func run(_ executable: String, _ arguments: [String], in directory: URL?
 private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
 @Suite struct ContainerTests {
-    @Test(arguments: ContainerFormat.allCases)
-    func roundTrip(format: ContainerFormat) throws {
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func roundTrip(format: ContainerFormat, encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
         try withTemporaryDirectory { directory in
             let url = try save(
-                try makeContainer(format, entries), in: directory, name: "bundle.\(format.fileExtension)")
+                try makeContainer(format, entries, encoding: encoding), in: directory,
+                name: "bundle.\(format.fileExtension)")
             let (detected, read) = try readContainer(at: url.path)
             #expect(detected == format)
             #expect(read.map(\.0.path) == entries.map(\.path))
@@ -115,21 +116,23 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         }
     }
 
-    @Test(arguments: ContainerFormat.allCases)
-    func sameEntriesGiveIdenticalBytes(format: ContainerFormat) throws {
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func sameEntriesGiveIdenticalBytes(format: ContainerFormat, encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
-        let first = try makeContainer(format, entries)
+        let first = try makeContainer(format, entries, encoding: encoding)
         Thread.sleep(forTimeInterval: 1.1)  // a time stamp taken from the clock would now differ
-        let second = try makeContainer(format, entries, chunkScale: 3)  // and the data arrives in other chunks
+        // and the data arrives in other chunks
+        let second = try makeContainer(format, entries, encoding: encoding, chunkScale: 3)
         #expect(first == second)
         #expect(!first.isEmpty)
     }
 
-    @Test(.enabled(if: hasTool("/usr/bin/tar")))
-    func tarAcceptsTarGzAndExtractsIdenticalBytes() throws {
+    @Test(.enabled(if: hasTool("/usr/bin/tar")), arguments: ContainerEncoding.allCases)
+    func tarAcceptsTarGzAndExtractsIdenticalBytes(encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
         try withTemporaryDirectory { directory in
-            let url = try save(try makeContainer(.tarGz, entries), in: directory, name: "bundle.tar.gz")
+            let url = try save(
+                try makeContainer(.tarGz, entries, encoding: encoding), in: directory, name: "bundle.tar.gz")
             let (listStatus, listing) = try run("/usr/bin/tar", ["-tzf", url.path])
             #expect(listStatus == 0, "\(listing)")
             #expect(listing.split(separator: "\n").map(String.init) == entries.map(\.path))
@@ -153,11 +156,12 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         }
     }
 
-    @Test(.enabled(if: hasTool("/usr/bin/zstd") && hasTool("/usr/bin/tar")))
-    func zstdAndTarAcceptTarZst() throws {
+    @Test(.enabled(if: hasTool("/usr/bin/zstd") && hasTool("/usr/bin/tar")), arguments: ContainerEncoding.allCases)
+    func zstdAndTarAcceptTarZst(encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
         try withTemporaryDirectory { directory in
-            let url = try save(try makeContainer(.tarZst, entries), in: directory, name: "bundle.tar.zst")
+            let url = try save(
+                try makeContainer(.tarZst, entries, encoding: encoding), in: directory, name: "bundle.tar.zst")
             let (testStatus, testOutput) = try run("/usr/bin/zstd", ["-t", url.path])
             #expect(testStatus == 0, "\(testOutput)")
             let (listStatus, listing) = try run("/usr/bin/tar", ["--zstd", "-tf", url.path])
@@ -184,10 +188,10 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         }
     }
 
-    @Test(arguments: ContainerFormat.allCases)
-    func truncatedContainerThrows(format: ContainerFormat) throws {
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func truncatedContainerThrows(format: ContainerFormat, encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
-        let bytes = try makeContainer(format, entries)
+        let bytes = try makeContainer(format, entries, encoding: encoding)
         try withTemporaryDirectory { directory in
             for fraction in [0.25, 0.5, 0.9] {
                 let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
@@ -200,10 +204,10 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
     /// Flipped bytes in the middle: zip's CRC always catches them; gzip and zstd data libarchive writes
     /// carries no checksum it verifies, so a tar may read back altered bytes, but never the original ones
     /// without an error, and never crashes.
-    @Test(arguments: ContainerFormat.allCases)
-    func flippedBytesAreNeverReadAsTheOriginal(format: ContainerFormat) throws {
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func flippedBytesAreNeverReadAsTheOriginal(format: ContainerFormat, encoding: ContainerEncoding) throws {
         let entries = sampleEntries()
-        var bytes = try makeContainer(format, entries)
+        var bytes = try makeContainer(format, entries, encoding: encoding)
         for offset in [bytes.count / 2, bytes.count / 2 + 7, bytes.count / 2 + 100] { bytes[offset] ^= 0x5A }
         try withTemporaryDirectory { directory in
             let url = try save(bytes, in: directory, name: "flipped.\(format.fileExtension)")
@@ -229,8 +233,9 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         }
     }
 
-    @Test func gzipHeaderHasNoTime() throws {
-        let bytes = try makeContainer(.tarGz, sampleEntries())
+    @Test(arguments: ContainerEncoding.allCases)
+    func gzipHeaderHasNoTime(encoding: ContainerEncoding) throws {
+        let bytes = try makeContainer(.tarGz, sampleEntries(), encoding: encoding)
         #expect(Array(bytes.prefix(3)) == [0x1F, 0x8B, 0x08])
         #expect(Array(bytes[4..<8]) == [0, 0, 0, 0])
     }
@@ -250,9 +255,9 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         #expect(dosDateTimeBytes(4_417_977_600) == [0x7D, 0xBF, 0x9F, 0xFF])  // 2110: 2107-12-31 23:59:58
     }
 
-    @Test(arguments: ContainerFormat.allCases)
-    func wrongSizesThrow(format: ContainerFormat) throws {
-        let short = try ContainerWriter(format: format) { _ in }
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func wrongSizesThrow(format: ContainerFormat, encoding: ContainerEncoding) throws {
+        let short = try ContainerWriter(format: format, encoding: encoding) { _ in }
         try short.beginEntry(path: "a.txt", size: 10, modificationTime: 0)
         try short.write(Array(repeating: 1, count: 4))
         #expect(throws: ContainerError(message: "only 4 of the declared 10 bytes were written", entry: "a.txt")) {
@@ -260,11 +265,11 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
         }
         #expect(throws: ContainerError.self) { try short.finish() }  // the writer stays failed
 
-        let shortLast = try ContainerWriter(format: format) { _ in }
+        let shortLast = try ContainerWriter(format: format, encoding: encoding) { _ in }
         try shortLast.beginEntry(path: "a.txt", size: 10, modificationTime: 0)
         #expect(throws: ContainerError.self) { try shortLast.finish() }
 
-        let long = try ContainerWriter(format: format) { _ in }
+        let long = try ContainerWriter(format: format, encoding: encoding) { _ in }
         try long.beginEntry(path: "a.txt", size: 3, modificationTime: 0)
         try long.write([1, 2])
         let error = #expect(throws: ContainerError.self) { try long.write([3, 4]) }
@@ -273,22 +278,23 @@ private func hasTool(_ path: String) -> Bool { FileManager.default.isExecutableF
     }
 
     @Test func misuseThrows() throws {
-        let writer = try ContainerWriter(format: .tarGz) { _ in }
+        let writer = try ContainerWriter(format: .tarGz, encoding: .current) { _ in }
         #expect(throws: ContainerError.self) { try writer.write([1]) }
         for path in ["", "/etc/passwd", "../up.txt", "a//b.txt", "dir/", "a/./b", "nul\u{0}.txt"] {
-            let fresh = try ContainerWriter(format: .zip) { _ in }
+            let fresh = try ContainerWriter(format: .zip, encoding: .current) { _ in }
             #expect(throws: ContainerError.self, "\(path)") {
                 try fresh.beginEntry(path: path, size: 0, modificationTime: 0)
             }
         }
-        let finished = try ContainerWriter(format: .zip) { _ in }
+        let finished = try ContainerWriter(format: .zip, encoding: .current) { _ in }
         try finished.finish()
         #expect(throws: ContainerError.self) { try finished.finish() }
     }
 
-    @Test func outputFailureBecomesContainerError() throws {
+    @Test(arguments: ContainerFormat.allCases, ContainerEncoding.allCases)
+    func outputFailureBecomesContainerError(format: ContainerFormat, encoding: ContainerEncoding) throws {
         struct DiskFull: Error {}
-        let writer = try ContainerWriter(format: .tarZst) { _ in throw DiskFull() }
+        let writer = try ContainerWriter(format: format, encoding: encoding) { _ in throw DiskFull() }
         try writer.beginEntry(path: "a.txt", size: 3, modificationTime: 0)
         try writer.write([1, 2, 3])
         let error = #expect(throws: ContainerError.self) { try writer.finish() }

@@ -30,7 +30,9 @@ package enum BundleRewriting {
         }
         entries[manifestIndex].bytes = manifest.serialized()
         let output = try OutputFile(path: target)
-        let writer = try ContainerWriter(format: format) { bytes in try output.write(bytes) }
+        // In the encoding the manifest names, as the verifier will encode it again.
+        let encoding = ContainerEncoding(manifestName: manifest.containerEncodingName) ?? .serial
+        let writer = try ContainerWriter(format: format, encoding: encoding) { bytes in try output.write(bytes) }
         for entry in entries {
             try writer.beginEntry(path: entry.path, size: entry.bytes.count, modificationTime: manifest.entryTime)
             try writer.write(entry.bytes)

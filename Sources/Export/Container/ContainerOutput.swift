@@ -51,6 +51,17 @@ final class ContainerOutput {
         if failure == nil { failure = error }
     }
 
+    /// Ends a compressor that sits between libarchive and the output (``ParallelGzip``): its last bytes go to the
+    /// output, and its failure becomes the output's.
+    func finishCompressor(_ finish: () throws -> Void) {
+        guard failure == nil, !isDiscarding else { return }
+        do {
+            try finish()
+        } catch {
+            fail(ContainerError(message: "cannot write the container: \(describe(error))"))
+        }
+    }
+
     // MARK: Zip date and time
 
     /// Makes the local file header starting at `headerOffset` carry `modificationTime` as a UTC MS-DOS time.

@@ -1,4 +1,5 @@
 import CArchive
+import Foundation
 
 /// Writes a deterministic tar.gz, tar.zst or zip: the same entries (same order, sizes, bytes, times)
 /// always give byte-identical output. Output goes to a callback (a file, a hasher, a pipe).
@@ -15,8 +16,12 @@ import CArchive
 public final class ContainerWriter {
     /// The container being written.
     public let format: ContainerFormat
+    /// How its compressed bytes are laid out.
+    public let encoding: ContainerEncoding
     private let archive: OpaquePointer
     private let sink: ContainerOutput
+    /// The compressor between libarchive's tar and the output, for tar.gz in the parallel encoding.
+    private let gzip: ParallelGzip?
     private let context: Unmanaged<ContainerOutput>
     private var current: (path: String, size: Int, written: Int)?
     private var modificationTimes: [Int] = []
@@ -26,14 +31,27 @@ public final class ContainerWriter {
     /// Prepares a writer that delivers the container's bytes to `output`, in blocks of 10240 bytes.
     ///
     /// gzip level 6, zip deflate level 6 and zstd level 3 are the tools' own defaults: a good size for
-    /// their speed. An error thrown by `output` fails the writer and is reported in its message.
-    public init(format: ContainerFormat, output: @escaping ([UInt8]) throws -> Void) throws(ContainerError) {
+    /// their speed. `encoding` says whether they run on one thread or on every core (``ContainerEncoding``);
+    /// the same entries give the same bytes for the same format and encoding. An error thrown by `output` fails
+    /// the writer and is reported in its message.
+    public init(
+        format: ContainerFormat, encoding: ContainerEncoding, output: @escaping ([UInt8]) throws -> Void
+    ) throws(ContainerError) {
         guard let archive = archive_write_new() else {
             throw ContainerError(message: "libarchive cannot allocate a writer")
         }
         self.format = format
+        self.encoding = encoding
         self.archive = archive
-        sink = ContainerOutput(output: output)
+        if format == .tarGz, encoding == .parallel {
+            // libarchive writes the bare tar stream; the blocks are deflated on every core on their way out.
+            let gzip = ParallelGzip(level: 6, output: output)
+            self.gzip = gzip
+            sink = ContainerOutput(output: { bytes in try gzip.write(bytes) })
+        } else {
+            gzip = nil
+            sink = ContainerOutput(output: output)
+        }
         context = Unmanaged.passRetained(sink)
         do {
             try withUTF8Locale { () throws(ContainerError) in try configure() }
@@ -54,6 +72,8 @@ public final class ContainerWriter {
 
     private func configure() throws(ContainerError) {
         switch format {
+        case .tarGz where encoding == .parallel:
+            try check(archive_write_set_format_pax_restricted(archive), "cannot select the pax tar format")
         case .tarGz:
             try check(archive_write_set_format_pax_restricted(archive), "cannot select the pax tar format")
             try check(archive_write_add_filter_gzip(archive), "cannot add the gzip compressor")
@@ -69,6 +89,13 @@ public final class ContainerWriter {
             try check(
                 archive_write_set_filter_option(archive, "zstd", "compression-level", "3"),
                 "cannot set the zstd compression level")
+            if encoding == .parallel {
+                // zstd's multi-threaded mode writes the same bytes for any number of workers ≥ 1.
+                let workers = String(max(1, ProcessInfo.processInfo.activeProcessorCount))
+                try check(
+                    archive_write_set_filter_option(archive, "zstd", "threads", workers),
+                    "cannot start zstd's compression threads")
+            }
         case .zip:
             try check(archive_write_set_format_zip(archive), "cannot select the zip format")
             try check(
@@ -181,6 +208,7 @@ public final class ContainerWriter {
                 sink.releaseZipTail(modificationTimes: modificationTimes)
             }
             try check(status, "cannot finish the container", entry: nil)
+            if let gzip { sink.finishCompressor(gzip.finish) }
             if let failure = sink.failure { throw failure }
             isFinished = true
         }
