@@ -28,7 +28,8 @@ public final class ContainerWriter {
     private var isFinished = false
     private var failure: ContainerError?
 
-    /// Prepares a writer that delivers the container's bytes to `output`, in blocks of 10240 bytes.
+    /// Prepares a writer that delivers the container's bytes to `output`, in blocks of 10240 bytes (for tar.gz in
+    /// the parallel encoding, a compressed block at a time).
     ///
     /// gzip level 6, zip deflate level 6 and zstd level 3 are the tools' own defaults: a good size for
     /// their speed. `encoding` says whether they run on one thread or on every core (``ContainerEncoding``);
