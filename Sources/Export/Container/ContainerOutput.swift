@@ -176,7 +176,12 @@ func dosDateTimeBytes(_ time: Int) -> [UInt8] {
         let clock = UInt32(hour) << 11 | UInt32(minute) << 5 | UInt32(second / 2)
         value = date << 16 | clock
     }
-    return [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+    return littleEndianBytes(value)
+}
+
+/// The four bytes of `value`, least significant first (zip's and gzip's byte order).
+func littleEndianBytes(_ value: UInt32) -> [UInt8] {
+    [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
 }
 
 /// Text for an error thrown by the caller's output.

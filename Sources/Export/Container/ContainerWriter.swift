@@ -73,10 +73,10 @@ public final class ContainerWriter {
 
     private func configure() throws(ContainerError) {
         switch format {
-        case .tarGz where encoding == .parallel:
-            try check(archive_write_set_format_pax_restricted(archive), "cannot select the pax tar format")
         case .tarGz:
             try check(archive_write_set_format_pax_restricted(archive), "cannot select the pax tar format")
+            // In the parallel encoding libarchive writes the bare tar and ``ParallelGzip`` compresses it.
+            guard encoding == .serial else { break }
             try check(archive_write_add_filter_gzip(archive), "cannot add the gzip compressor")
             // A NULL value is "!timestamp": the gzip header's MTIME stays 0 instead of the current time.
             try check(

@@ -56,11 +56,9 @@ final class ParallelGzip {
     func finish() throws {
         try submit(isLast: true)
         while !inFlight.isEmpty { try deliverOldest() }
-        var trailer: [UInt8] = []
-        for value in [UInt32(truncatingIfNeeded: crc), UInt32(truncatingIfNeeded: length)] {
-            trailer += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-        }
-        try output(trailer)
+        // CRC-32 and the length modulo 2^32, as gzip's trailer holds them.
+        try output(
+            littleEndianBytes(UInt32(truncatingIfNeeded: crc)) + littleEndianBytes(UInt32(truncatingIfNeeded: length)))
     }
 
     private func submit(isLast: Bool) throws {
