@@ -12,7 +12,7 @@ help:
 	@echo "make test    install what is missing, lint, build and run every test"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make bench   release build, then benchmarks beside peers written to docs/performance.md (1-2 hours)"
-	@echo "make bench-quick  the same on 100,000 messages in about two minutes (.build/bench-quick.md)"
+	@echo "make bench-quick  the same on 100,000 messages in about two and a half minutes (.build/bench-quick.md)"
 	@echo "make chaos   faults, kill -9, locks, full/read-only disk, hostile input, kill -9 during erase/retain, backups while crawling, a million fuzzed queries vs the emulator's truth → docs/reliability.md (~22 min)"
 	@echo "make browser-test  headless Chromium loads the web UI, searches, opens a transcript (CI runs it)"
 	@echo "make serve-demo    the web UI over the demo archive (after make demo)"

@@ -8,15 +8,15 @@
 #   MESSAGES=1000000 DURATION=10 scripts/bench.sh          # what make bench runs (one to two hours)
 #   CONCURRENCIES=16 PG_WORKERS=0 …                         # without the slowest rows (2,830 s on 2026-11-28)
 #   CONCURRENCIES=16 PG_WORKERS=goal …                      # the goal's worker pair back (3,229–3,526 s on 2026-11-28)
-#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages, about two minutes
+#   QUICK=1 scripts/bench.sh                                # make bench-quick: 100k messages (200k to scale), 2.5 minutes
 # The page opens with issue 23's goals, each beside its figure in the run, met or not, and the section that explains it.
 set -euo pipefail
 
 if [ "${QUICK:-0}" = 1 ]; then
-  : "${MESSAGES:=100000}" "${DIALOGS:=200}" "${USERS:=100}" "${DURATION:=3}" "${RUNS:=5}" "${STATS_RUNS:=3}" "${SCALES:=}" "${CONCURRENCIES:=16}"
+  : "${MESSAGES:=100000}" "${DIALOGS:=200}" "${USERS:=100}" "${DURATION:=3}" "${RUNS:=5}" "${STATS_RUNS:=3}" "${SCALES:=200000}" "${CONCURRENCIES:=16}"
   : "${OUT:=.build/bench-quick.md}"
   # PostgreSQL's crawl workers: only the pair the goal names, on fewer messages.
-  : "${PG_WORKERS:=goal}" "${LAT_MESSAGES:=30000}"
+  : "${PG_WORKERS:=goal}" "${LAT_MESSAGES:=20000}"
   # Every goal's ratio, without the sections no goal reads (each says so on the page; make bench runs them):
   # the sequential crawler peer, sqlite-utils, PostgreSQL under load, attachments, per-user deletion.
   : "${SEQUENTIAL_PEER:=0}" "${SQLITE_UTILS_PEER:=0}" "${PG_LOAD:=0}" "${ATTACHMENTS:=0}" "${DELETION:=0}"
@@ -392,11 +392,38 @@ for n in $SCALES; do
   scale_row "$n" "$scale_crawl_s" "$scale_crawl_rss" "$search_p50" "$search_rss" "$ours" "$ours_rss" "$(mb "$WORK/scale.sqlite")"
   if [ "$n" -gt "${big_n:-$crawl_new}" ]; then
     big_n=$n big_crawl_s=$scale_crawl_s big_search_p50=$search_p50 big_export_s=$ours
+    # The goals compare this size with MESSAGES measured beside it, not an hour earlier: this machine's speed
+    # drifts 10-30 % between runs an hour apart (docs/performance/scaling.md), more than the goals' margins.
+    # The crawl of MESSAGES once more, right after this one, and the two archives' word searches alternated.
+    progress "scaling: $MESSAGES messages again, beside $n"
+    rm -f "$WORK"/pair.sqlite*
+    start_emulator 0 "$MESSAGES" "$DIALOGS"
+    start=$(date +%s.%N)
+    QB_ENDPOINT=$url QB_API_KEY=bench "$QBARCHIVE" crawl \
+      --archive "$WORK/pair.sqlite" --scope app --concurrency "$CONCURRENCY" --max-rps 100000 --quiet
+    pair_crawl_s=$(echo "$(date +%s.%N) - $start" | bc -l | xargs printf '%.1f')
+    kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+    rm -f "$WORK"/pair.sqlite*
+    for _ in $(seq 9); do
+      printf '%s %s\n' "$(ms "$QBARCHIVE" search --archive "$ARCHIVE" --limit 20 invoice)" \
+        "$(ms "$QBARCHIVE" search --archive "$WORK/scale.sqlite" --limit 20 invoice)"
+    done >"$WORK/pair-search.txt"
+    pair_search_p50=$(cut -d' ' -f1 "$WORK/pair-search.txt" | sort -n | sed -n 5p)
+    big_pair_search_p50=$(cut -d' ' -f2 "$WORK/pair-search.txt" | sort -n | sed -n 5p)
   fi
   rm -f "$WORK"/scale.sqlite* "$WORK/scale.jsonl"
 done
 scale_row "$crawl_new" "$ingest_s" "$ingest_rss_mb" "$main_search_p50" "$main_search_rss" "$main_export_s" "$main_export_rss" "$archive_mb"
 scale_rows=$(printf '%s' "$scale_rows" | sort -n | cut -f2-)$'\n'
+pair_text=""
+if [ -n "${pair_crawl_s:-}" ]; then
+  pair_text="
+The goals compare the largest size with $MESSAGES messages measured beside it, since this machine's speed drifts
+between runs an hour apart: the crawl of $MESSAGES messages once more, right after the one of $big_n, took
+$pair_crawl_s s ($(rate "$pair_crawl_s") messages/s; $(ratio "$(ratio "$big_n" "$big_crawl_s")" "$(rate "$pair_crawl_s")") of it at $big_n),
+and the two archives' word search, alternated nine times, took $pair_search_p50 ms and $big_pair_search_p50 ms (p50).
+"
+fi
 
 # Attachments: downloads over loopback and the memory of a 2 GB file (scripts/bench/attachments.sh).
 attachments_section="## Attachments
@@ -451,11 +478,15 @@ big_goal() { # $1 what, $2 figure at big_n, $3 the same at crawl_new, $4 unit, $
   if [ -n "${big_n:-}" ]; then value="$2 / $3" text="$(ratio "$2" "$3")× ($2 $4 against $3 $4)"; fi
   goal_row "$1" "$text" "$value" "$5" "$6" "$7" "[Memory and scaling](#memory-and-scaling)"
 }
-big_goal "crawl rate at ${big_n:-5M} ÷ at $crawl_new" "$(ratio "${big_n:-0}" "${big_crawl_s:-1}" | xargs printf '%.0f')" \
-  "$(rate "$ingest_s")" msg/s ge 0.90 "≥ 0.90"
+big_goal "crawl rate at ${big_n:-5M} ÷ at $crawl_new, crawled one after the other" \
+  "$(ratio "${big_n:-0}" "${big_crawl_s:-1}" | xargs printf '%.0f')" "$(rate "${pair_crawl_s:-1}")" msg/s ge 0.90 "≥ 0.90"
 goal_row "export JSON Lines ÷ \`sqlite3 -json\`" "$(shown "$jsonl_ratio")×" "$jsonl_ratio" le 1.0 "≤ 1.0×" "[Export](#export)"
 goal_row "export CSV ÷ \`sqlite3 -csv\`" "$(shown "$csv_ratio")×" "$csv_ratio" le 1.0 "≤ 1.0×" "[Export](#export)"
-big_goal "export time at ${big_n:-5M} ÷ at $crawl_new" "${big_export_s:-}" "$main_export_s" s le 5.5 "≤ 5.5×"
+# Linear plus 10 %: the issue's 5.5× for five times the messages, scaled to the sizes of the run (bench-quick's).
+export_bound=5.5
+[ -n "${big_n:-}" ] && export_bound=$(echo "1.1 * $big_n / $crawl_new" | bc -l | xargs printf '%.1f')
+big_goal "export time at ${big_n:-5M} ÷ at $crawl_new" "${big_export_s:-}" "$main_export_s" s le "$export_bound" \
+  "≤ ${export_bound}× (the sizes' ratio + 10 %)"
 goal_row "bundle tar.zst ÷ \`tar\` piped to \`zstd -3\`, the same files" "$(shown "$zst_ratio")×" "$zst_ratio" le 1.2 "≤ 1.2×" \
   "[Export](#export)"
 goal_row "bundle tar.gz ÷ \`tar -czf\`, the same files" "$(shown "$gz_ratio")×" "$gz_ratio" le 1.1 "≤ 1.1×" "[Export](#export)"
@@ -465,8 +496,8 @@ goal_row "stats of the whole archive ÷ \`sqlite3\` running its statements (p50)
 goal_row "dashboard, first load" "$(printf '%.2f' "$dashboard_first") s" "$dashboard_first" le 0.3 "≤ 0.3 s" "[Service](#service)"
 goal_row "ranked search (\`invoice --sort rank\`), p95 in one process" "${ranked_warm##*| } ms" "${ranked_warm##*| }" le 50 "≤ 50 ms" \
   "[Search](#search)"
-big_goal "word search at ${big_n:-5M} ÷ at $crawl_new (whole process, p50)" "${big_search_p50:-}" "$main_search_p50" ms le 1.2 \
-  "≤ 1.2×"
+big_goal "word search at ${big_n:-5M} ÷ at $crawl_new (whole process, p50 of 9 runs each, alternated)" \
+  "${big_pair_search_p50:-}" "${pair_search_p50:-}" ms le 1.2 "≤ 1.2×"
 goal_row "emulator's resident memory at $MESSAGES messages" "$((rss_kb / 1024)) MiB" "$((rss_kb / 1024))" le 300 "≤ 300 MiB" "[Emulator](#emulator)"
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
@@ -480,8 +511,8 @@ headed *By hand* — profiles, before and after a change, figures the script doe
 \`docs/performance/\` (one file per section) and placed here by the script; edit them there.
 
 Every comparison runs on the same data, in the same run, beside a peer we did not write; ratios are ours ÷
-peer (lower is better for us). \`make bench-quick\` runs the same script on 100,000 messages in about
-two minutes, without the sections no goal reads (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
+peer (lower is better for us). \`make bench-quick\` runs the same script on 100,000 messages (200,000 for the scaling rows) in
+about two and a half minutes, without the sections no goal reads (written to .build/bench-quick.md, not here). Reliability figures are in docs/reliability.md (\`make chaos\`).
 
 ## Goals
 
@@ -654,7 +685,7 @@ The crawl (no added latency, concurrency $CONCURRENCY), a word search (\`invoice
 processes) and a JSON Lines export of the whole archive at each size; emulator data with the same seed,
 dialogs growing with the messages. Crawl and export stream (pages and rows flow through), so their memory
 should not grow with the archive; search reads only the hits it prints.
-
+$pair_text
 | messages | crawl | messages/s | crawl RSS | search p50 ms | search RSS | export JSONL | export RSS | archive |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 $scale_rows
