@@ -9,24 +9,22 @@ struct EmulatorCommand: AsyncParsableCommand {
         commandName: "emulator",
         abstract: "Serve a QuickBlox-compatible REST API with seeded chat data.",
         discussion: """
-            Prints `listening on http://HOST:PORT` once ready, then serves until
-            SIGTERM or Ctrl-C.
+            Prints `listening on http://HOST:PORT` once ready, then serves until SIGTERM or Ctrl-C.
 
-            Seeded users are user1 ... userN (ids 100001 ...), each with password
-            passwordN, so a user session can be made:
+            Seeded users are user1 ... userN (ids 100001 ...), each with password passwordN, so a user \
+            session can be made:
               user[login]=user1  user[password]=password1
-            With --api-key K, requests may instead send `Authorization: ApiKey K`
-            and `On-Behalf-Of: USER_ID`.
 
-            Attachments are files of the Content API: GET /blobs/{id}.json
-            describes one; GET /blobs/{uid}/download (or /blobs/{uid}) redirects
-            (302) to a signed storage URL on the emulator, valid for
-            --storage-url-ttl seconds, that serves bytes derived from the seed and
-            the uid. Fault flags apply to downloads too.
+            With --api-key K, requests may instead send `Authorization: ApiKey K` and \
+            `On-Behalf-Of: USER_ID`.
 
-            Ground truth for tests: GET /_emulator/truth (JSON Lines), or
-            --dump-truth FILE, written on start, on SIGUSR1 and on exit. Its `blob`
-            lines give each file's SHA-256.
+            Attachments are files of the Content API: GET /blobs/{id}.json describes one; GET \
+            /blobs/{uid}/download (or /blobs/{uid}) redirects (302) to a signed storage URL on the emulator, \
+            valid for --storage-url-ttl seconds, that serves bytes derived from the seed and the uid. Fault \
+            flags apply to downloads too.
+
+            Ground truth for tests: GET /_emulator/truth (JSON Lines), or --dump-truth FILE, written on \
+            start, on SIGUSR1 and on exit. Its `blob` lines give each file's SHA-256.
 
             Examples:
               qbarchive emulator --port 0 --seed 7 --messages 1000000

@@ -13,12 +13,13 @@ struct QBArchive: AsyncParsableCommand {
 
               qbarchive emulator --port 8089 --api-key demo-key
 
-            Then crawl it (qbarchive crawl --help), search it (qbarchive search --help), list the saved
-            moderation queries (qbarchive queries), summarise it (qbarchive stats --help), export it
-            (qbarchive export --help), check an export (qbarchive verify --help), and serve the moderator
+            Then crawl it (qbarchive crawl --help), search it (qbarchive search --help), list the saved \
+            moderation queries (qbarchive queries), summarise it (qbarchive stats --help), export it \
+            (qbarchive export --help), check an export (qbarchive verify --help), and serve the moderator \
             web UI and JSON API (qbarchive serve --help; its audit log: qbarchive audit verify --help).
-            For scheduled runs: qbarchive status --check (monitoring) and qbarchive backup (a live copy). For
-            compliance: qbarchive erase, qbarchive hold and qbarchive retain (docs/compliance.md).
+
+            For scheduled runs: qbarchive status --check (monitoring) and qbarchive backup (a live copy). \
+            For compliance: qbarchive erase, qbarchive hold and qbarchive retain (docs/compliance.md).
 
             Exit codes: 0 success, 1 error, 2 usage error (bad flag, value or query).
             """,

@@ -23,6 +23,7 @@ struct ServeCommand: AsyncParsableCommand, ArchiveTaking {
             (docs/service.md).
 
             Pages: /search, /dialogs, /dialogs/ID?around=MESSAGE, /messages/ID, /dashboard.
+
             API: /api/search?q=, /api/dialogs, /api/dialogs/ID/messages, /api/messages/ID, /api/stats, \
             /api/queries, POST /api/exports, /api/exports/NAME (GET, DELETE).
 
