@@ -26,6 +26,50 @@ enum QueryInput {
         }
     }
 
+    /// One query from the words of the command line: `qbarchive search from:alice refund` is
+    /// `qbarchive search 'from:alice refund'`, the words joined with spaces as they were typed. Exit code 2 when
+    /// joining could change what was meant: a word holding a space outside a quoted phrase (the shell's quotes
+    /// grouped it — `"money back" refund` reaches us as `money back` and `refund`, and joined would search
+    /// the words apart), or a saved query followed by more words.
+    static func joined(_ words: [String]) throws -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        if let first = words.first, first.hasPrefix("@") {
+            throw CommandFailure(
+                "`\(first)` runs a saved query, which takes no more words (\(words.count - 1) followed it): run it alone, "
+                    + "or write the whole query as one argument", code: .usage)
+        }
+        if let grouped = words.first(where: holdsUnquotedSpace) {
+            // Both readings, spelt out: the group as a phrase (quoted where it has no quote of its own), or
+            // its words as terms of the query.
+            let phrases = words.map { holdsUnquotedSpace($0) && !$0.contains("\"") ? "\"\($0)\"" : $0 }
+            throw CommandFailure(
+                "the query came as \(words.count) arguments, and `\(grouped)` holds a space the shell's quotes kept "
+                    + "together, which joining them would lose. Write the whole query as one argument — as a phrase: "
+                    + "qbarchive search '\(phrases.joined(separator: " "))'; as separate terms: "
+                    + "qbarchive search '\(words.joined(separator: " "))'", code: .usage)
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Whether `word` holds white space outside the query language's double-quoted phrases (`\"` inside one is
+    /// a quote, not its end).
+    static func holdsUnquotedSpace(_ word: String) -> Bool {
+        var quoted = false
+        var escaped = false
+        for character in word {
+            if escaped {
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if !quoted && character.isWhitespace {
+                return true
+            }
+        }
+        return false
+    }
+
     /// The zone `--tz` names (UTC when not given); exit code 2 when it names none.
     static func zone(_ text: String?) throws -> TimeZone {
         guard let text else { return QueryDate.utc }

@@ -44,7 +44,12 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
 
     @Option(help: "The archive: a SQLite file, or a postgresql:// URL (docs/postgres.md); QB_ARCHIVE when not given.")
     var archive: String = ""
-    @Argument(help: "The query, or @NAME for queries/NAME.qbq.") var query: String
+    @Argument(
+        help: """
+            The query, or @NAME for queries/NAME.qbq. Several words are joined with spaces, as typed: \
+            search from:alice refund is search 'from:alice refund'.
+            """)
+    var query: [String]
     @Option(help: "table (default), jsonl, csv or json (one document with total, shown and the hits).")
     var format: SearchFormat = .table
     @Flag(help: "Shorthand for --format json.") var json = false
@@ -88,7 +93,7 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
 
     func run() async throws {
         let zone = try QueryInput.zone(tz)
-        let text = try QueryInput.resolve(query, queries: queries)
+        let text = try QueryInput.resolve(QueryInput.joined(query), queries: queries)
         let parsed = try QueryInput.parse(text, now: now, zone: zone)
         let store = try await ArchiveLocation.reader(archive)
         let clock = ContinuousClock()
