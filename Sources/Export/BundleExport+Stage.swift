@@ -43,6 +43,8 @@ extension BundleExport {
             var last: Int?
             var line: [UInt8] = []
             line.reserveCapacity(4096)
+            var transcriptLine: [UInt8] = []
+            transcriptLine.reserveCapacity(4096)
             let carriage: FileReference.Carriage = attachments ? .bundled : .leftOut
             var resolver = FileReferenceResolver(carriage: carriage)
 
@@ -61,9 +63,16 @@ extension BundleExport {
                         transcript = next
                         dialogIDs.append(message.dialogID)
                     }
-                    try transcript?.write(
-                        Array(
-                            privacy.redact(TranscriptWriter.lines(spoken, files: references, carriage: carriage)).utf8))
+                    if privacy.redactsText {
+                        try transcript?.write(
+                            Array(
+                                privacy.redact(TranscriptWriter.lines(spoken, files: references, carriage: carriage))
+                                    .utf8))
+                    } else {
+                        transcriptLine.removeAll(keepingCapacity: true)
+                        TranscriptWriter.write(spoken, files: references, carriage: carriage, into: &transcriptLine)
+                        try transcript?.write(transcriptLine)
+                    }
                     records.append(
                         .init(hit: shown, filesJSON: privacy.redact(references.json(carriage)), references: references))
                     if let deletedAt = message.deletedAt {

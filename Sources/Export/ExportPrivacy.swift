@@ -86,6 +86,9 @@ final class ExportPrivacy {
         }
     }
 
+    /// Whether `redact(_:)` of a text can change a text (`--redact` rules were given).
+    var redactsText: Bool { redactor != nil }
+
     /// A text of the export's own making (a transcript's lines), redacted.
     func redact(_ text: String) -> String { redactor?.redact(text) ?? text }
 

@@ -24,32 +24,74 @@ enum TranscriptWriter {
     static func lines(_ hit: SearchHit, files: [FileReference] = [], carriage: FileReference.Carriage = .bundled)
         -> String
     {
+        var out: [UInt8] = []
+        write(hit, files: files, carriage: carriage, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``lines(_:files:carriage:)``'s bytes to `out`. A bundle writes a line for every message: the
+    /// common one — one line of text, no attachment, never edited — is copied as bytes, with no `String` made
+    /// and no JSON parsed (`attachments` is `[]`).
+    static func write(
+        _ hit: SearchHit, files: [FileReference] = [], carriage: FileReference.Carriage = .bundled,
+        into out: inout [UInt8]
+    ) {
         let message = hit.message
-        let sender = hit.senderName ?? hit.senderLogin ?? message.senderID.map { "user \($0)" } ?? "unknown sender"
-        let login = hit.senderLogin.map { " (\($0))" } ?? ""
-        let body = message.text ?? ""
-        var out = "[\(time(message.dateSent))] \(sender)\(login): "
-        if body.utf8.contains(0x0A) {
+        out.append(UInt8(ascii: "["))
+        appendTime(message.dateSent, into: &out)
+        out.append(contentsOf: "] ".utf8)
+        if let name = hit.senderName ?? hit.senderLogin {
+            out.append(contentsOf: name.utf8)
+        } else if let sender = message.senderID {
+            out.append(contentsOf: "user ".utf8)
+            JSONObjectWriter.appendDecimal(sender, into: &out)
+        } else {
+            out.append(contentsOf: "unknown sender".utf8)
+        }
+        if let login = hit.senderLogin {
+            out.append(contentsOf: " (".utf8)
+            out.append(contentsOf: login.utf8)
+            out.append(UInt8(ascii: ")"))
+        }
+        out.append(contentsOf: ": ".utf8)
+        var body = message.text ?? ""
+        if body.withUTF8({ $0.contains(0x0A) }) {
             // Split by characters: a CR LF is one character and stays inside its line.
             let text = body.split(separator: "\n", omittingEmptySubsequences: false)
-            out += "\(text.first.map(String.init) ?? "")\n"
-            for continuation in text.dropFirst() { out += "    \(continuation)\n" }
+            out.append(contentsOf: (text.first.map(String.init) ?? "").utf8)
+            out.append(UInt8(ascii: "\n"))
+            for continuation in text.dropFirst() {
+                out.append(contentsOf: "    ".utf8)
+                out.append(contentsOf: continuation.utf8)
+                out.append(UInt8(ascii: "\n"))
+            }
         } else {
-            out += body + "\n"
+            out.append(contentsOf: body.utf8)
+            out.append(UInt8(ascii: "\n"))
         }
-        if let attachments = try? JSONValue(parsing: message.attachmentsJSON), case .array(let items) = attachments {
+        if message.attachmentsJSON != "[]", let attachments = try? JSONValue(parsing: message.attachmentsJSON),
+            case .array(let items) = attachments
+        {
             for item in items {
                 let file = files.isEmpty ? nil : files.reference(for: item)
-                out += "    [attachment: \(describe(item))\(file?.transcriptSuffix(carriage) ?? "")]\n"
+                out.append(
+                    contentsOf: "    [attachment: \(describe(item))\(file?.transcriptSuffix(carriage) ?? "")]\n".utf8)
             }
         }
         if message.edited > 0 {
-            out += "    [edited \(message.edited) time\(message.edited == 1 ? "" : "s")]\n"
+            out.append(contentsOf: "    [edited \(message.edited) time\(message.edited == 1 ? "" : "s")]\n".utf8)
         }
         if let deletedAt = message.deletedAt {
-            out += "    [deleted: gone from the server as of \(ISO8601.format(deletedAt))]\n"
+            out.append(contentsOf: "    [deleted: gone from the server as of \(ISO8601.format(deletedAt))]\n".utf8)
         }
-        return out
+    }
+
+    /// Appends ``time(_:)``'s text: ISO 8601's bytes, its `T` a space and its `Z` left out.
+    static func appendTime(_ seconds: Int, into out: inout [UInt8]) {
+        let start = out.count
+        ISO8601.write(seconds, into: &out)
+        if out.last == UInt8(ascii: "Z") { out.removeLast() }
+        for index in start..<out.count where out[index] == UInt8(ascii: "T") { out[index] = UInt8(ascii: " ") }
     }
 
     /// `2025-03-01 12:34:56`: the ISO 8601 time with a space for its `T` and without its `Z`, mapped byte by

@@ -63,6 +63,10 @@ public enum ISO8601 {
         }
     }
 
+    /// The first second of the year 0 (0000-01-01T00:00:00Z): from it to the end of 9999, ``format(_:)``
+    /// writes four digits of year, so its text begins with a digit.
+    public static let firstFourDigitYear = -62_167_219_200
+
     /// Appends ``format(_:)``'s text to `out` without making a `String`: exports write four timestamps a
     /// message.
     public static func write(_ seconds: Int, into out: inout [UInt8]) {

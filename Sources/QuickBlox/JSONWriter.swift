@@ -46,8 +46,9 @@ public struct JSONObjectWriter {
         if let value { Self.appendDecimal(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
-    /// `value`'s decimal digits (as `String(value)` writes them), without making a `String`.
-    static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+    /// `value`'s decimal digits (as `String(value)` writes them), without making a `String`: exports write
+    /// several numbers a message, in JSON and CSV alike.
+    public static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in

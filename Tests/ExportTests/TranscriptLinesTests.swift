@@ -1,4 +1,5 @@
 import Archive
+import Foundation
 import QuickBlox
 import Testing
 
@@ -46,5 +47,74 @@ struct TranscriptLinesTests {
         ])
     func lines(hit: SearchHit, expected: String) {
         #expect(TranscriptWriter.lines(hit, carriage: .none) == expected)
+    }
+
+    /// The lines as they were written before they were written as bytes: `String` interpolation throughout.
+    static func reference(_ hit: SearchHit) -> String {
+        let message = hit.message
+        let sender = hit.senderName ?? hit.senderLogin ?? message.senderID.map { "user \($0)" } ?? "unknown sender"
+        let login = hit.senderLogin.map { " (\($0))" } ?? ""
+        let body = message.text ?? ""
+        let time = ISO8601.format(message.dateSent).replacingOccurrences(of: "T", with: " ")
+            .replacingOccurrences(of: "Z", with: "")
+        var out = "[\(time)] \(sender)\(login): "
+        if body.utf8.contains(0x0A) {
+            let text = body.split(separator: "\n", omittingEmptySubsequences: false)
+            out += "\(text.first.map(String.init) ?? "")\n"
+            for continuation in text.dropFirst() { out += "    \(continuation)\n" }
+        } else {
+            out += body + "\n"
+        }
+        if let attachments = try? JSONValue(parsing: message.attachmentsJSON), case .array(let items) = attachments {
+            for item in items {
+                guard case .object(let fields) = item else {
+                    out += "    [attachment: \(item.jsonString)]\n"
+                    continue
+                }
+                var parts: [String] = []
+                for key in ["type", "name", "id", "uid", "url"] {
+                    if case .string(let value)? = fields[key] {
+                        parts.append(key == "type" ? value : "\(key) \(value)")
+                    }
+                }
+                out += "    [attachment: \(parts.isEmpty ? item.jsonString : parts.joined(separator: ", "))]\n"
+            }
+        }
+        if message.edited > 0 { out += "    [edited \(message.edited) time\(message.edited == 1 ? "" : "s")]\n" }
+        if let deletedAt = message.deletedAt {
+            out += "    [deleted: gone from the server as of \(ISO8601.format(deletedAt))]\n"
+        }
+        return out
+    }
+
+    @Test("Random messages' lines, as the reference writes them, appended after what a buffer holds")
+    func randomLinesMatchTheReference() {
+        var random = SystemRandomNumberGenerator()
+        let texts = [
+            "", "a", "\n", "\r\n", "one\ntwo", "x\r\ny\nz", "Zulu T", "北京\n🎉", "\n\n", "end\n", "ελλάδα", "\r",
+        ]
+        let attachments = [
+            "[]", "[ ]", #"[{"type":"image","name":"a.jpg","uid":"u1"}]"#, #"[{"id":"5"},{"url":"http://x"}]"#, "[1]",
+            "not json", #"[{"other":true}]"#,
+        ]
+        let names: [String?] = [nil, "Bob", "Ζωή Δ.", ""]
+        for _ in 0..<2_000 {
+            let date = [0, -1, 1_735_689_600, ISO8601.firstFourDigitYear - 5, 253_402_300_800, 86_399].randomElement()!
+            let message = ArchivedMessage(
+                id: "m", dialogID: "d", senderID: [nil, 100_002, -3].randomElement()!, recipientID: 0,
+                dateSent: date + Int.random(in: 0...100_000, using: &random), createdAt: nil, updatedAt: nil,
+                text: Bool.random() ? nil : (0..<Int.random(in: 0...3)).map { _ in texts.randomElement()! }.joined(),
+                attachmentsJSON: attachments.randomElement()!, customJSON: "{}", raw: "{}", firstSeenAt: 0,
+                lastSeenAt: 0, edited: [0, 1, 3].randomElement()!,
+                deletedAt: Bool.random() ? nil : Int.random(in: -100...2_000_000_000))
+            let hit = SearchHit(
+                message: message, dialogName: nil, dialogType: 2, senderLogin: names.randomElement()!,
+                senderName: names.randomElement()!)
+            var out = Array("KEPT".utf8)
+            TranscriptWriter.write(hit, carriage: .none, into: &out)
+            let expected = Self.reference(hit)
+            #expect(out == Array("KEPT".utf8) + Array(expected.utf8), "\(expected)")
+            #expect(TranscriptWriter.lines(hit, carriage: .none) == expected)
+        }
     }
 }
