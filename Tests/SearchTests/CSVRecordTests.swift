@@ -40,32 +40,21 @@ struct CSVRecordTests {
         return Array(fields.map { referenceField($0, spreadsheet: spreadsheet) }.joined(separator: [44]))
     }
 
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "", "plain", "a,b", "\"", "\"\"", "say \"hi\"", "\n", "\r\n", "\r", "=1+1", "+", "-", "@x", "\t", "Δ",
         "北京", "🎉", "'", " ", ",", "end\"", "ελλάδα", "\u{0}", "٣",
     ]
 
-    static func text(_ random: inout Seeded) -> String {
+    static func text(_ random: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 
-    static func optionalText(_ random: inout Seeded) -> String? {
+    static func optionalText(_ random: inout SeededRandom) -> String? {
         Bool.random(using: &random) ? nil : text(&random)
     }
 
     /// Seconds at the interesting edges: around year 0 and 9999, before 1970, far negative, today.
-    static func seconds(_ random: inout Seeded) -> Int {
+    static func seconds(_ random: inout SeededRandom) -> Int {
         let edges = [
             ISO8601.firstFourDigitYear, ISO8601.firstFourDigitYear - 1, 253_402_300_799, 253_402_300_800,
             -1, 0, 1_735_689_600, -100_000_000_000, 400_000_000_000,
@@ -75,7 +64,7 @@ struct CSVRecordTests {
             : Int.random(in: -70_000_000_000...300_000_000_000, using: &random)
     }
 
-    static func number(_ random: inout Seeded) -> Int? {
+    static func number(_ random: inout SeededRandom) -> Int? {
         [nil, 0, -1, 5, -100_002, 100_002, Int.max, Int.min + 1].randomElement(using: &random)!
             .map { $0 == 5 ? Int.random(in: -1_000_000...1_000_000, using: &random) : $0 }
     }
@@ -83,7 +72,7 @@ struct CSVRecordTests {
     @Test(arguments: [nil, "Europe/Berlin", "America/St_Johns"], [false, true])
     func recordsMatchTheReference(zoneName: String?, spreadsheet: Bool) throws {
         let zone = try zoneName.map { try #require(TimeZone(identifier: $0)) }
-        var random = Seeded(state: UInt64(zoneName?.count ?? 0) * 2 + (spreadsheet ? 1 : 0))
+        var random = SeededRandom(seed: UInt64(zoneName?.count ?? 0) * 2 + (spreadsheet ? 1 : 0))
         for _ in 0..<3_000 {
             let message = ArchivedMessage(
                 id: Self.text(&random), dialogID: Self.text(&random), senderID: Self.number(&random),
