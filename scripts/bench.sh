@@ -372,6 +372,19 @@ scale_search() { # $1 archive; sets search_p50 and search_rss
   /usr/bin/time -f '%M' -o "$WORK/search.rss" "$QBARCHIVE" search --archive "$1" --limit 20 invoice >/dev/null
   search_rss=$(( $(cat "$WORK/search.rss") / 1024 ))
 }
+# The crawl of a scaling row, no added latency: $1 archive, $2 messages, $3 dialogs; sets quiet_crawl_s and
+# quiet_crawl_rss (MiB).
+quiet_crawl() {
+  rm -f "$1"*
+  start_emulator 0 "$2" "$3"
+  local start
+  start=$(date +%s.%N)
+  QB_ENDPOINT=$url QB_API_KEY=bench /usr/bin/time -f '%M' -o "$WORK/rss" "$QBARCHIVE" crawl \
+    --archive "$1" --scope app --concurrency "$CONCURRENCY" --max-rps 100000 --quiet
+  quiet_crawl_s=$(echo "$(date +%s.%N) - $start" | bc -l | xargs printf '%.1f')
+  quiet_crawl_rss=$(( $(cat "$WORK/rss") / 1024 ))
+  kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+}
 scale_search "$ARCHIVE"
 main_search_p50=$search_p50 main_search_rss=$search_rss
 measured "$QBARCHIVE" export --archive "$ARCHIVE" --format jsonl --out "$WORK/scale.jsonl" --force
@@ -379,14 +392,8 @@ main_export_s=$ours main_export_rss=$ours_rss
 rm -f "$WORK/scale.jsonl"
 for n in $SCALES; do
   progress "scaling: $n messages"
-  rm -f "$WORK"/scale.sqlite*
-  start_emulator 0 "$n" $(( n / 500 > 20 ? n / 500 : 20 ))
-  start=$(date +%s.%N)
-  QB_ENDPOINT=$url QB_API_KEY=bench /usr/bin/time -f '%M' -o "$WORK/rss" "$QBARCHIVE" crawl \
-    --archive "$WORK/scale.sqlite" --scope app --concurrency "$CONCURRENCY" --max-rps 100000 --quiet
-  scale_crawl_s=$(echo "$(date +%s.%N) - $start" | bc -l | xargs printf '%.1f')
-  scale_crawl_rss=$(( $(cat "$WORK/rss") / 1024 ))
-  kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+  quiet_crawl "$WORK/scale.sqlite" "$n" $(( n / 500 > 20 ? n / 500 : 20 ))
+  scale_crawl_s=$quiet_crawl_s scale_crawl_rss=$quiet_crawl_rss
   scale_search "$WORK/scale.sqlite"
   measured "$QBARCHIVE" export --archive "$WORK/scale.sqlite" --format jsonl --out "$WORK/scale.jsonl" --force
   scale_row "$n" "$scale_crawl_s" "$scale_crawl_rss" "$search_p50" "$search_rss" "$ours" "$ours_rss" "$(mb "$WORK/scale.sqlite")"
@@ -396,13 +403,8 @@ for n in $SCALES; do
     # drifts 10-30 % between runs an hour apart (docs/performance/scaling.md), more than the goals' margins.
     # The crawl of MESSAGES once more, right after this one, and the two archives' word searches alternated.
     progress "scaling: $MESSAGES messages again, beside $n"
-    rm -f "$WORK"/pair.sqlite*
-    start_emulator 0 "$MESSAGES" "$DIALOGS"
-    start=$(date +%s.%N)
-    QB_ENDPOINT=$url QB_API_KEY=bench "$QBARCHIVE" crawl \
-      --archive "$WORK/pair.sqlite" --scope app --concurrency "$CONCURRENCY" --max-rps 100000 --quiet
-    pair_crawl_s=$(echo "$(date +%s.%N) - $start" | bc -l | xargs printf '%.1f')
-    kill $PID 2>/dev/null; wait $PID 2>/dev/null || true
+    quiet_crawl "$WORK/pair.sqlite" "$MESSAGES" "$DIALOGS"
+    pair_crawl_s=$quiet_crawl_s
     rm -f "$WORK"/pair.sqlite*
     for _ in $(seq 9); do
       printf '%s %s\n' "$(ms "$QBARCHIVE" search --archive "$ARCHIVE" --limit 20 invoice)" \

@@ -86,24 +86,14 @@ enum TranscriptWriter {
         }
     }
 
-    /// Appends ``time(_:)``'s text: ISO 8601's bytes, its `T` a space and its `Z` left out.
+    /// Appends `2025-03-01 12:34:56`: the ISO 8601 time's bytes with a space for its `T` and without its `Z`.
+    /// Foundation's `replacingOccurrences` bridges through `NSString` on Linux: it was 18 % of a bundle export's
+    /// CPU (`perf record`, 1M messages); splitting every text by characters took another 5 %.
     static func appendTime(_ seconds: Int, into out: inout [UInt8]) {
         let start = out.count
         ISO8601.write(seconds, into: &out)
         if out.last == UInt8(ascii: "Z") { out.removeLast() }
         for index in start..<out.count where out[index] == UInt8(ascii: "T") { out[index] = UInt8(ascii: " ") }
-    }
-
-    /// `2025-03-01 12:34:56`: the ISO 8601 time with a space for its `T` and without its `Z`, mapped byte by
-    /// byte. Foundation's `replacingOccurrences` bridges through `NSString` on Linux: it was 18 % of a bundle
-    /// export's CPU (`perf record`, 1M messages); splitting every text by characters took another 5 %.
-    static func time(_ seconds: Int) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
-        for byte in ISO8601.format(seconds).utf8 where byte != UInt8(ascii: "Z") {
-            bytes.append(byte == UInt8(ascii: "T") ? UInt8(ascii: " ") : byte)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func describe(_ attachment: JSONValue) -> String {
