@@ -30,15 +30,17 @@ extension SQLiteArchive {
         }
     }
 
-    /// Brings the statistics roll-ups up to date (``StatsRollup``); nothing else: SQLite has no row visibility
-    /// to settle, the query compiler steers its plans, and the archive keeps no `sqlite_stat1` whose figures
-    /// could go stale (``ArchiveWriter/settleAfterBulkChange()``).
+    /// Brings the statistics roll-ups up to date (``StatsRollup``); SQLite has no row visibility to settle, the
+    /// query compiler steers its plans, and the archive keeps no `sqlite_stat1` whose figures could go stale
+    /// (``ArchiveWriter/settleAfterBulkChange()``).
     ///
-    /// Then folds the write-ahead log into the archive file (``foldLog()``).
+    /// Then merges the word index's segments when the change left it cut into several of comparable size
+    /// (``compactWordIndexIfFragmented()``), and folds the write-ahead log into the archive file (``foldLog()``).
     public func settleAfterBulkChange() async throws {
         _ = try await withSmallSorts { connection in
             try StatsRollup.refresh(connection) { try StatsShareWriter(db: connection.db).write($0) }
         }
+        try await compactWordIndexIfFragmented()
         await foldLog()
     }
 

@@ -25,9 +25,10 @@ public protocol ArchiveWriter: ArchiveReader {
     /// Lets the storage engine read and plan the archive as it is after a bulk change (an import, a migration;
     /// a crawl's ``finishRun(_:status:counts:error:at:)`` does it itself). Both backends bring the statistics
     /// roll-ups up to date (the dialogs the change marked stale; it throws when that write fails); PostgreSQL then
-    /// vacuums and analyzes the tables the change left unsettled (best effort: logged, never thrown). SQLite has
-    /// nothing more to do (no visibility to settle, and the query compiler steers its plans, without
-    /// `sqlite_stat1`). It changes no answer, only how fast one comes.
+    /// vacuums and analyzes the tables the change left unsettled (best effort: logged, never thrown); SQLite
+    /// merges its word index's segments when the change cut it into several of comparable size (it has no
+    /// visibility to settle, and the query compiler steers its plans, without `sqlite_stat1`). It changes no
+    /// answer, only how fast one comes.
     func settleAfterBulkChange() async throws
     /// Recomputes every statistics roll-up from the messages (`qbarchive stats --rebuild`), for roll-ups that
     /// ``ArchiveReader/statisticsRollupDisagreements()`` found wrong; returns how many dialogs it read.
