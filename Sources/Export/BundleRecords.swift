@@ -86,7 +86,7 @@ public enum BundleRecords {
     }
 
     private static func optionalJSON(
-        _ object: inout JSONObjectWriter, _ key: String, _ json: String?, _ out: inout [UInt8]
+        _ object: inout JSONObjectWriter, _ key: StaticString, _ json: String?, _ out: inout [UInt8]
     ) {
         if let json { object.json(key, json, into: &out) } else { object.string(key, nil, into: &out) }
     }

@@ -38,7 +38,7 @@ public enum MessageRecord {
     ) {
         let message = hit.message
         var object = JSONObjectWriter(into: &out)
-        func timestamp(_ key: String, _ seconds: Int?) {
+        func timestamp(_ key: StaticString, _ seconds: Int?) {
             if let zone {
                 object.string(key, seconds.map { iso($0, zone) }, into: &out)
             } else {
