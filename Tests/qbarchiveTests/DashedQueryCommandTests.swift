@@ -21,6 +21,44 @@ struct DashedQueryCommandTests {
         #expect(taken.status == 10, "\(taken.stderr)")
     }
 
+    /// A word that begins with - among other words of the query: the hint's command keeps every word, in order,
+    /// wherever the options sat, and written so it searches for what the words say.
+    @Test(
+        arguments: [
+            (["refund", "-from:user2"], "refund '-from:user2'"),
+            (["-from:user2", "--limit", "5", "refund", "card"], "'-from:user2' refund card"),
+            (["--json", "invoice", "-refund", "--limit", "3", "-\"see you\""], "invoice '-refund' '-\"see you\"'"),
+            (["refund", "-ελλάδα", "--", "after:2024-01-01"], "refund '-ελλάδα' after:2024-01-01"),
+            (["it's", "-refund"], "'it'\\''s' '-refund'"),
+        ] as [([String], String)])
+    func aDashedWordAmongOthersKeepsThemAll(arguments: [String], words: String) async throws {
+        let refused = try await CommandRunner.run(["search", "--archive", Self.archive] + arguments)
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.contains(
+                "A query word that begins with - goes after --, and the query's other words with it: qbarchive "
+                    + "search [options] -- \(words)."), "\(refused.stderr)")
+        // The hint's words, as a shell splits them, are the query's words in their order, and written after --
+        // they are taken: the run goes on to the archive, which is missing (exit 10).
+        let shellWords = try Self.shellWords(words)
+        #expect(shellWords == arguments.filter { !["--json", "--limit", "5", "3", "--"].contains($0) })
+        let taken = try await CommandRunner.run(["search", "--archive", Self.archive, "--"] + shellWords)
+        #expect(taken.status == 10, "\(taken.stderr)")
+    }
+
+    /// The arguments `/bin/sh` makes of `text`.
+    static func shellWords(_ text: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf '%s\\0' " + text]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     @Test(arguments: [
         ["search", "--limit", "-5", "x"], ["export", "--where", "-from:user2", "--out", "x.jsonl"],
         ["stats", "--where", "-invoice"],
