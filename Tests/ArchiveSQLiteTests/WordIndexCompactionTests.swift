@@ -33,7 +33,7 @@ struct WordIndexCompactionTests {
         try await fixture.sqlite.pool.read { try SQLiteArchive.wordIndexLeaves($0) }
     }
 
-    /// Every word's matches, newest first, and their total.
+    /// The ids every word of ``words``, a phrase, a negation and a prefix match, newest first.
     static func answers(_ fixture: ArchiveFixture) async throws -> [[String]] {
         var answers: [[String]] = []
         for word in words + ["\"invoice refund\"", "invoice -refund", "inv*"] {

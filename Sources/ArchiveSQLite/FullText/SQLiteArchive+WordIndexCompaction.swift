@@ -1,19 +1,18 @@
 import GRDB
 
 extension SQLiteArchive {
-    /// Merges the word index into one segment when a bulk change (a crawl, an import, an erasure by date) left
+    /// Merges the word index into one segment when a bulk change (a crawl, an import, an erasure, a retention run) left
     /// it cut into several of comparable size (``wordIndexNeedsCompaction(leaves:)``); returns whether it did.
     ///
     /// FTS5 writes each transaction's terms as a new segment and merges segments four at a time
     /// (`automerge`), so a crawl leaves a dozen or more — 13 at a million messages, 20 at five million — each
     /// spanning every date, because every dialog does. A query reads a word's list of messages from each
     /// segment and merges them in key order, comparing keys at every step: counting `invoice`'s 124,523
-    /// messages took 12.2 ms in those 20 segments and 8.3 ms in one (`sqlite3`, the same archive before and after
-    /// FTS5's `optimize`): the total of a search cost half as much again as it needs to
-    /// (docs/performance/scaling.md). The
-    /// merge rewrites the whole index (13 s at five million messages, 2.7 s at one million), so it runs only
-    /// once the segments besides the largest hold a tenth of its leaves: after a first crawl or an import, and
-    /// then after about every tenth of growth, not after every small nightly crawl.
+    /// messages took 12.2 ms in those 20 segments and 8.3 ms in one (`sqlite3`, the same archive before and
+    /// after FTS5's `optimize`), so a search's total cost half as much again as it needs to
+    /// (docs/performance/scaling.md). The merge rewrites the whole index (13 s at five million messages, 2.7 s
+    /// at one million), so it runs only once the segments besides the largest hold a tenth of its leaves: after
+    /// a first crawl or an import, then after about every tenth of growth, not after every small nightly crawl.
     ///
     /// The substring index is left to FTS5's own merging: merged the same way, its searches measured no faster
     /// (a substring query's cost is in testing each candidate's text, not in its lists).
