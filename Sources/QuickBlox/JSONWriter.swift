@@ -24,8 +24,7 @@ public struct JSONObjectWriter {
     /// the extras' names, which are written first when they sort before it.
     private mutating func key(_ key: StaticString, _ out: inout [UInt8]) {
         guard nextExtra < extras.count else {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
+            separate(&out)
             out.append(UInt8(ascii: "\""))
             key.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(UInt8(ascii: "\""))
@@ -47,10 +46,15 @@ public struct JSONObjectWriter {
     }
 
     private mutating func writeKey(_ key: String, _ out: inout [UInt8]) {
-        if !first { out.append(UInt8(ascii: ",")) }
-        first = false
+        separate(&out)
         JSONValue.writeString(key, into: &out)
         out.append(UInt8(ascii: ":"))
+    }
+
+    /// The comma before every member but the first.
+    private mutating func separate(_ out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
     }
 
     public mutating func string(_ key: StaticString, _ value: String?, into out: inout [UInt8]) {
