@@ -150,6 +150,21 @@ public struct ArchiveService: Sendable {
         (error as? any LocalizedError)?.errorDescription ?? "\(error)"
     }
 
+    /// The saved queries the JSON API and the web UI list, by one policy.
+    ///
+    /// Saved queries are optional: a server without their directory has none. A directory that holds a query
+    /// that cannot be read is a fault to show, not to hide behind an empty list (its message names the query,
+    /// never the directory or the file's content).
+    func savedQueries() throws(ServiceError) -> [SavedQuery] {
+        do {
+            return try SavedQuery.all(in: configuration.queriesDirectory)
+        } catch .noDirectory {
+            return []
+        } catch {
+            throw ServiceError(.internalServerError, code: "saved_queries", message: error.localizedDescription)
+        }
+    }
+
     /// Parses a query from a request, resolving `@name` to a saved query.
     ///
     /// A saved-query name is only ever looked up among the listed queries (``SavedQuery/named(_:in:)``), and

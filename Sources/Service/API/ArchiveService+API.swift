@@ -115,16 +115,7 @@ extension ArchiveService {
             return JSONResponse.make(Array(report.json().utf8))
         }
         api.get("queries") { _, _ -> Response in
-            let saved: [SavedQuery]
-            do {
-                saved = try SavedQuery.all(in: service.configuration.queriesDirectory)
-            } catch SavedQueryError.noDirectory {
-                // Saved queries are optional: a server started without their directory has none (as the web
-                // UI's list shows), which is not a fault of the server's.
-                saved = []
-            } catch {
-                throw ServiceError(.internalServerError, code: "saved_queries", message: error.localizedDescription)
-            }
+            let saved = try service.savedQueries()
             return JSONResponse.make([
                 "queries": .array(
                     saved.map { query in

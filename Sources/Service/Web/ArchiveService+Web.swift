@@ -72,11 +72,18 @@ extension ArchiveService {
             examples: SearchPageView.exampleQueries.map {
                 SearchPageView.Example(query: $0.0, meaning: $0.1, href: SearchPageView.href(query: $0.0))
             },
-            saved: ((try? SavedQuery.all(in: configuration.queriesDirectory)) ?? []).map {
+            saved: [])
+        do {
+            view.saved = try savedQueries().map {
                 SearchPageView.Saved(
                     name: $0.name, title: $0.title ?? $0.name, purpose: $0.purpose,
                     href: SearchPageView.href(query: "@" + $0.name))
-            })
+            }
+        } catch {
+            // The search still works; the list says why it is missing rather than claiming there is none.
+            view.savedProblem = error.message
+        }
+        view.savedNone = view.saved.isEmpty && view.savedProblem == nil
         view.helpOpen = text.isEmpty
         var status = HTTPResponse.Status.ok
         if !text.allSatisfy(\.isWhitespace) {

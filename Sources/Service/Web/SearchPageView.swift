@@ -51,6 +51,10 @@ struct SearchPageView {
     var sorts: [Option]
     var examples: [Example]
     var saved: [Saved]
+    /// Why the saved queries cannot be listed, when one cannot be read.
+    var savedProblem: String?
+    /// No saved queries, and none that failed to be read.
+    var savedNone = false
     var failure: Failure?
     var results: Results?
     /// The syntax help starts open on an empty search page.
