@@ -116,21 +116,6 @@ struct APITests {
         }
     }
 
-    @Test func aServerWithoutASavedQueryDirectoryListsNone() async throws {
-        let fixture = try await ServiceFixture.make()
-        defer { fixture.remove() }
-        try FileManager.default.removeItem(atPath: fixture.queriesDirectory)
-        try await fixture.serve { client in
-            let response = try await client.execute(uri: "/api/queries", method: .get)
-            #expect(response.status == .ok)
-            #expect(try response.json == ["queries": []])
-            // A saved query named in a search is refused as unknown, not answered with nothing.
-            let search = try await client.execute(uri: "/api/search?q=@refunds", method: .get)
-            #expect(search.status == .badRequest)
-            #expect(try search.json["error"]?["code"] == .string("unknown_saved_query"))
-        }
-    }
-
     @Test func savedQueriesHealthAndMetrics() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }

@@ -53,6 +53,11 @@ struct SavedQueryListingTests {
             #expect(page.contains("No saved queries in the queries directory.") == removed)
             #expect(page.contains("href=\"/search?q=%40refunds\"") == !removed)
             #expect(!page.contains("Saved queries cannot be listed"))
+
+            // Without the directory, a saved query named in a search is refused as unknown, not answered with nothing.
+            let search = try await client.execute(uri: "/api/search?q=@refunds", method: .get)
+            #expect(search.status == (removed ? .badRequest : .ok))
+            if removed { #expect(try search.json["error"]?["code"] == .string("unknown_saved_query")) }
         }
     }
 }
