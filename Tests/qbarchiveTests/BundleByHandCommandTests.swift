@@ -6,24 +6,6 @@ import Testing
 /// A bundle proves itself with coreutils, Python and OpenSSL, following its own README.txt.
 @Suite("A bundle checked by hand, as its README says: sha256sum, Python, OpenSSL (the built binary)")
 struct BundleByHandCommandTests {
-    /// Runs a shell command in `directory`.
-    static func shell(_ command: String, in directory: String) async throws -> CommandRunner.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        return CommandRunner.Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-    }
-
     /// The indented command lines of README.txt's numbered steps, with BUNDLE replaced.
     static func commands(_ readme: String, step: Int, bundle: String) -> [String] {
         let lines = readme.components(separatedBy: "\n")
@@ -52,11 +34,12 @@ struct BundleByHandCommandTests {
             #expect(export.status == 0, "\(export.stderr)")
 
             // Step 1, beside the bundle; step 2's unpack line; then the rest inside the unpacked folder.
-            let step1 = try await Self.shell("sha256sum -c \(bundle).sha256", in: directory)
+            let step1 = try await CommandRunner.shell("sha256sum -c \(bundle).sha256", in: directory)
             #expect(step1.status == 0 && step1.stdout.contains("OK"), "\(step1)")
             let unpack = BundleReadmeText.unpack[container] ?? ""
             #expect(
-                try await Self.shell(unpack.replacingOccurrences(of: "BUNDLE", with: bundle), in: directory).status == 0
+                try await CommandRunner.shell(unpack.replacingOccurrences(of: "BUNDLE", with: bundle), in: directory)
+                    .status == 0
             )
             let unpacked = directory + "/b"
             let readme = try String(contentsOfFile: unpacked + "/README.txt", encoding: .utf8)
@@ -69,7 +52,7 @@ struct BundleByHandCommandTests {
                 all += commands
             }
             for command in all {
-                let run = try await Self.shell(command, in: unpacked)
+                let run = try await CommandRunner.shell(command, in: unpacked)
                 #expect(run.status == 0, "\(command): \(run)")
                 if command.hasPrefix("python3 -c 'import json,hashlib"), command.contains("manifest.json") {
                     #expect(run.stdout.contains("manifest: all files match"))
@@ -110,7 +93,7 @@ struct BundleByHandCommandTests {
             let original = try String(contentsOfFile: unpacked + "/audit.jsonl", encoding: .utf8)
             let altered = original.replacingOccurrences(of: "export_begin", with: "export_begun")
             try altered.write(toFile: unpacked + "/audit.jsonl", atomically: false, encoding: .utf8)
-            let alteredRun = try await Self.shell(stepFive, in: unpacked)
+            let alteredRun = try await CommandRunner.shell(stepFive, in: unpacked)
             #expect(alteredRun.stdout.contains("ALTERED"), "\(alteredRun)")
             try original.write(toFile: unpacked + "/audit.jsonl", atomically: false, encoding: .utf8)
 
@@ -119,14 +102,15 @@ struct BundleByHandCommandTests {
             var bytes = try Data(contentsOf: URL(fileURLWithPath: messages))
             bytes[bytes.count / 2] ^= 0x01
             try bytes.write(to: URL(fileURLWithPath: messages))
-            let sums = try await Self.shell("sha256sum -c SHA256SUMS", in: unpacked)
+            let sums = try await CommandRunner.shell("sha256sum -c SHA256SUMS", in: unpacked)
             #expect(sums.status != 0 && sums.stdout.contains("messages.csv: FAILED"), "\(sums)")
-            let check = try await Self.shell(Self.commands(readme, step: 3, bundle: bundle)[0], in: unpacked)
+            let check = try await CommandRunner.shell(Self.commands(readme, step: 3, bundle: bundle)[0], in: unpacked)
             #expect(check.stdout.contains("MISMATCH messages.csv"), "\(check)")
             var manifestBytes = try Data(contentsOf: URL(fileURLWithPath: unpacked + "/manifest.json"))
             manifestBytes[manifestBytes.count / 2] ^= 0x01
             try manifestBytes.write(to: URL(fileURLWithPath: unpacked + "/manifest.json"))
-            let signature = try await Self.shell(Self.commands(readme, step: 4, bundle: bundle)[1], in: unpacked)
+            let signature = try await CommandRunner.shell(
+                Self.commands(readme, step: 4, bundle: bundle)[1], in: unpacked)
             #expect(signature.status != 0, "\(signature)")
         }
     }

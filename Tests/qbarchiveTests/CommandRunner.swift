@@ -15,12 +15,16 @@ struct CommandRunner {
         var stderr: String
     }
 
-    /// Runs to completion, waiting without blocking a thread.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+    /// Runs to completion, waiting without blocking a thread: `qbarchive` unless another `executable` is named.
+    static func run(
+        _ arguments: [String], environment: [String: String]? = nil, executable: URL = binary,
+        in directory: String? = nil
+    ) async throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -41,6 +45,11 @@ struct CommandRunner {
         return Result(
             status: status, stdout: String(decoding: await stdout, as: UTF8.self),
             stderr: String(decoding: await stderr, as: UTF8.self))
+    }
+
+    /// Runs a `/bin/sh` command line in `directory`.
+    static func shell(_ command: String, in directory: String = "/") async throws -> Result {
+        try await run(["-c", command], executable: URL(fileURLWithPath: "/bin/sh"), in: directory)
     }
 
     /// Reads a pipe to its end on a thread of its own: a blocking read on the concurrency pool (two cores,

@@ -40,23 +40,15 @@ struct DashedQueryCommandTests {
                     + "search [options] -- \(words)."), "\(refused.stderr)")
         // The hint's words, as a shell splits them, are the query's words in their order, and written after --
         // they are taken: the run goes on to the archive, which is missing (exit 10).
-        let shellWords = try Self.shellWords(words)
+        let shellWords = try await Self.shellWords(words)
         #expect(shellWords == arguments.filter { !["--json", "--limit", "5", "3", "--"].contains($0) })
         let taken = try await CommandRunner.run(["search", "--archive", Self.archive, "--"] + shellWords)
         #expect(taken.status == 10, "\(taken.stderr)")
     }
 
     /// The arguments `/bin/sh` makes of `text`.
-    static func shellWords(_ text: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "printf '%s\\0' " + text]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    static func shellWords(_ text: String) async throws -> [String] {
+        try await CommandRunner.shell("printf '%s\\0' " + text).stdout.split(separator: "\0").map(String.init)
     }
 
     @Test(arguments: [

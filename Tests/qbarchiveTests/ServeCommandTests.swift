@@ -61,19 +61,12 @@ struct ServeCommandTests {
     }
 
     /// Swift would decode the bytes with replacement characters and search for those: a usage error instead.
-    @Test func argumentsThatAreNotUTF8AreRefused() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", #"exec "$0" search --archive /nonexistent.sqlite "$(printf 'caf\351')""#, CommandRunner.binary.path,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(text.contains("argument 4 is not valid UTF-8"))
+    @Test func argumentsThatAreNotUTF8AreRefused() async throws {
+        let script = #"exec "$0" search --archive /nonexistent.sqlite "$(printf 'caf\351')""#
+        let result = try await CommandRunner.run(
+            ["-c", script, CommandRunner.binary.path], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("argument 4 is not valid UTF-8"))
     }
 
     /// A GET through the curl CLI (installed by `make deps`), off the cooperative pool.
