@@ -2,6 +2,7 @@ import Archive
 import Foundation
 import QueryLanguage
 import QuickBlox
+import Synchronization
 import TextIndex
 
 /// An independent, in-memory reading of the query language, written from the documented semantics
@@ -9,6 +10,9 @@ import TextIndex
 package struct ReferenceEvaluator {
     package var users: [User]
     package var dialogs: [Dialog]
+    /// The units of every text read so far: a differential test asks about the same few hundred messages for
+    /// hundreds of queries, and reading them again each time was most of those suites' time.
+    private let memo = UnitMemo()
 
     package init(users: [User], dialogs: [Dialog] = []) {
         self.users = users
@@ -26,8 +30,8 @@ package struct ReferenceEvaluator {
     }
 
     /// A name as a person types it, compared case- and accent-insensitively, word by word.
-    private static func folded(_ text: String) -> String {
-        units(text).map(\.text).joined(separator: " ")
+    private func folded(_ text: String) -> String {
+        memo.units(of: text).map(\.text).joined(separator: " ")
     }
 
     /// The predicate with the names it gives replaced by what they name (docs/query-language.md): a login, or
@@ -39,11 +43,11 @@ package struct ReferenceEvaluator {
             switch (predicate.field, value) {
             case (_, .login(let text)):
                 if let user = users.first(where: { $0.login == text }) { return [.int(user.id)] }
-                return users.filter { [$0.login, $0.fullName].contains { $0.map(Self.folded) == Self.folded(text) } }
+                return users.filter { [$0.login, $0.fullName].contains { $0.map(folded) == folded(text) } }
                     .map { .int($0.id) }
             case (.dialog, .string(let text)):
                 if dialogs.contains(where: { $0.id == text }) || dialogs.isEmpty { return [value] }
-                return dialogs.filter { $0.name.map(Self.folded) == Self.folded(text) }.map { .string($0.id) }
+                return dialogs.filter { $0.name.map(folded) == folded(text) }.map { .string($0.id) }
             default:
                 return [value]
             }
@@ -56,7 +60,7 @@ package struct ReferenceEvaluator {
     /// A searchable unit of a text, by the rules of docs/query-language.md ("Words in every script"): a word
     /// (folded, with the remainders after its Arabic or Hebrew prefixes), a symbol, or one character of a run
     /// of a script written without spaces (`run` tells which run).
-    package struct Unit: Equatable {
+    package struct Unit: Equatable, Sendable {
         package var text: String
         package var run: Int?
         package var remainders: [String] = []
@@ -101,8 +105,8 @@ package struct ReferenceEvaluator {
     /// characters that stand together in a run of the query stand together in one run of the text.
     private func textMatches(_ term: TextTerm, _ text: String?) -> Bool {
         guard let text else { return false }
-        let haystack = Self.units(text)
-        let needle = Self.units(term.text)
+        let haystack = memo.units(of: text)
+        let needle = memo.units(of: term.text)
         guard !needle.isEmpty, needle.count <= haystack.count else { return false }
         func same(_ a: String, _ b: String, prefix: Bool) -> Bool {
             prefix ? a.unicodeScalars.starts(with: b.unicodeScalars) : a.unicodeScalars.elementsEqual(b.unicodeScalars)
@@ -237,5 +241,17 @@ package struct ReferenceEvaluator {
             }
             return scalar(stored, textual)
         }
+    }
+}
+
+/// Memoised ``ReferenceEvaluator/units(_:)``: the function is pure, so a text's units are read once.
+private final class UnitMemo: Sendable {
+    private let known = Mutex<[String: [ReferenceEvaluator.Unit]]>([:])
+
+    func units(of text: String) -> [ReferenceEvaluator.Unit] {
+        if let units = known.withLock({ $0[text] }) { return units }
+        let units = ReferenceEvaluator.units(text)
+        known.withLock { $0[text] = units }
+        return units
     }
 }
