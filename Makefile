@@ -45,7 +45,7 @@ format:
 
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	SWIFT="$(SWIFT)" scripts/test.sh
 
 demo: release
 	@DEMO_DIR=$(DEMO_DIR) QBARCHIVE=$$($(SWIFT) build -c release --show-bin-path)/qbarchive scripts/demo.sh
