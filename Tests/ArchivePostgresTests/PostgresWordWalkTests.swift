@@ -180,7 +180,7 @@ struct PostgresWordWalkTests {
 
     /// Rows of `messages` fetched by index scans so far, once every other client connection to the database
     /// ended (a backend writes its counters as it exits, before it leaves `pg_stat_activity`). Autovacuum's
-    /// workers are not waited for: they fetch nothing by index, and on a loaded machine one can stay for long.
+    /// workers are not waited for: they fetch nothing by index, and nothing makes them end while the test waits.
     static func messagesFetchedByIndex(_ location: PostgresLocation) async throws -> Int {
         try await withClient(location) { client in
             for _ in 0..<600 {
