@@ -14,12 +14,13 @@ struct ImportSessionTests {
     static let dialogs = (0..<3).map { String(format: "5f%022d", $0) }
 
     /// Messages of three dialogs, listed dialog by dialog as a bundle lists them, with dates spread so that each
-    /// batch's word-index keys go up and down; every tenth has no text; `dialog` overrides the dialog (to fail).
-    static func message(_ n: Int, dialog: String? = nil) throws -> ImportedMessage {
+    /// batch's word-index keys go up and down; every tenth has no text; `dialog` overrides the dialog (to fail),
+    /// `words` are added to the text of the messages that have one.
+    static func message(_ n: Int, dialog: String? = nil, words: String = "") throws -> ImportedMessage {
         let id = String(format: "6b%022d", n)
         let dialogID = dialog ?? dialogs[n % 3]
         let date = 1_700_000_000 + (n * 7919) % 100_000
-        let text = n % 10 == 9 ? nil : "[m\(n)] note Ελληνικά 漢字 \(n % 7)"
+        let text = n % 10 == 9 ? nil : "[m\(n)] note Ελληνικά 漢字 \(n % 7)\(words)"
         var raw: [String: JSONValue] = [
             "_id": .string(id), "chat_dialog_id": .string(dialogID), "date_sent": .int(date),
             "sender_id": .int(100 + n % 4), "attachments": [],

@@ -195,17 +195,20 @@ extension SQLiteArchive {
     /// `messages_by_date_key` would walk every message of the archive. A message without text is indexed too (as
     /// a crawl indexes it: no words, a length of 0), so that FTS5's check of the indexes against the messages
     /// (`qbarchive check`) finds every row it expects.
+    /// Both in one bulk write of each index (``withBulkFullTextWrites(_:indexes:_:)``).
     static func indexImportedTexts(after rowID: Int64, db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO message_words (rowid, text) SELECT date_key, text FROM messages NOT INDEXED \
-                WHERE rowid > ? ORDER BY date_key
-                """, arguments: [rowID])
-        try db.execute(
-            sql: """
-                INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages \
-                WHERE rowid > ? ORDER BY rowid
-                """, arguments: [rowID])
+        try withBulkFullTextWrites(db) {
+            try db.execute(
+                sql: """
+                    INSERT INTO message_words (rowid, text) SELECT date_key, text FROM messages NOT INDEXED \
+                    WHERE rowid > ? ORDER BY date_key
+                    """, arguments: [rowID])
+            try db.execute(
+                sql: """
+                    INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages \
+                    WHERE rowid > ? ORDER BY rowid
+                    """, arguments: [rowID])
+        }
     }
 
     /// The content hash of a version (see ``MessageContent``): canonical JSON of text, attachments, custom.
