@@ -59,6 +59,28 @@ struct BulkFullTextWritesTests {
         }
     }
 
+    struct Refused: Error {}
+
+    /// A fill that fails rolls back with its transaction, the options with it: FTS5 reads them again, and the next
+    /// transaction on the same connection writes its terms out a MiB at a time, as configured.
+    @Test func aFailedFillLeavesTheOptionsAsTheyWere() async throws {
+        let batches = try Self.wordyBatches(0..<4_000)
+        try await Session.withArchive { archive, _ in
+            await #expect(throws: Refused.self) {
+                try await archive.pool.write { db in
+                    try SQLiteArchive.withBulkFullTextWrites(db) { throw Refused() }
+                }
+            }
+            let segments = try await archive.pool.write { db in
+                #expect(try Self.options("message_trigrams", db) == [:])
+                for batch in batches { _ = try SQLiteArchive.storeImported(batch, db: db) }
+                try db.execute(sql: "INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages")
+                return try Self.segments("message_trigrams", db)
+            }
+            #expect(segments > 1)
+        }
+    }
+
     /// The options are in force while the indexes are filled, and afterwards each index has what it had: FTS5's
     /// defaults (written out), or a value the archive was given.
     @Test(arguments: [nil, 8])

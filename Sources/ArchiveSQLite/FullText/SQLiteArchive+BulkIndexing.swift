@@ -18,7 +18,8 @@ extension SQLiteArchive {
     /// Measured in docs/performance/ingest.md (*the full-text indexes filled as one write*).
     ///
     /// Setting an FTS5 option writes out the terms the index holds before it takes the new value, so the first
-    /// option set back writes them out while merging is still off.
+    /// option set back writes them out while merging is still off. A `body` that throws has the options set back
+    /// all the same before the error goes on to undo the transaction.
     static func withBulkFullTextWrites<T>(
         _ db: Database, indexes: [String] = fullTextIndexes, _ body: () throws -> T
     ) throws -> T {
@@ -33,10 +34,24 @@ extension SQLiteArchive {
         for index in indexes {
             for option in bulkOptions { try setOption(option.name, to: option.bulk, of: index, db) }
         }
-        let result = try body()
-        for (index, options) in saved {
-            for (name, value) in options { try setOption(name, to: value, of: index, db) }
+        let setBack = {
+            for (index, options) in saved {
+                for (name, value) in options { try setOption(name, to: value, of: index, db) }
+            }
         }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // FTS5 keeps the options it was last given in memory, and a rollback does not reload them: a fill that
+            // failed and was undone would leave the connection writing with these (`BulkFullTextWritesTests`). Set
+            // back here, they are the archive's again on this connection whether the transaction is then undone
+            // or SQLite undid it already; only when that fails too (a full disk) does the connection keep the
+            // bulk options, which change how FTS5 writes, not what the indexes hold.
+            try? setBack()
+            throw error
+        }
+        try setBack()
         return result
     }
 
