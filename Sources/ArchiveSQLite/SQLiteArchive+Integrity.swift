@@ -9,7 +9,7 @@ extension SQLiteArchive {
         var problems = try await pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
             .filter { $0 != "ok" }
         guard !isReadOnly else { return problems }
-        for index in ["message_words", "message_trigrams"] {
+        for index in Self.fullTextIndexes {
             do {
                 try await pool.write { db in
                     try db.execute(sql: "INSERT INTO \(index) (\(index), rank) VALUES ('integrity-check', 1)")

@@ -7,7 +7,7 @@ import Testing
 
 @testable import ArchiveSQLite
 
-/// An import's transaction fills both full-text indexes as one write (``SQLiteArchive/withBulkFullTextWrites(_:indexes:_:)``):
+/// An import's transaction fills both full-text indexes as one write (``SQLiteArchive/withBulkFullTextWrites(_:_:)``):
 /// FTS5 holds the transaction's terms and writes each index's out as one segment, without merging on the way;
 /// the options it sets for that are set back in the same transaction, to what the archive had.
 @Suite("Full-text indexes filled as one write")
@@ -31,6 +31,14 @@ struct BulkFullTextWritesTests {
         try Int.fetchOne(db, sql: "SELECT count(DISTINCT segid) FROM \(index)_idx") ?? 0
     }
 
+    /// Stores `batches` and fills the substring index with them in one statement, FTS5 as the connection has it
+    /// configured; returns the index's segments.
+    static func fillAsConfigured(_ batches: [ImportBatch], _ db: Database) throws -> Int {
+        for batch in batches { _ = try SQLiteArchive.storeImported(batch, db: db) }
+        try db.execute(sql: "INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages")
+        return try segments("message_trigrams", db)
+    }
+
     static func options(_ index: String, _ db: Database) throws -> [String: Int] {
         let rows = try Row.fetchAll(db, sql: "SELECT k, v FROM \(index)_config WHERE k <> 'version'")
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["k"], $0["v"]) })
@@ -41,11 +49,8 @@ struct BulkFullTextWritesTests {
         // The premise, on an archive of its own: the same messages indexed in one statement as FTS5 is configured
         // make several segments of the substring index.
         try await Session.withArchive { archive, _ in
-            try await archive.pool.write { db in
-                for batch in batches { _ = try SQLiteArchive.storeImported(batch, db: db) }
-                try db.execute(sql: "INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages")
-                #expect(try Self.segments("message_trigrams", db) > 1)
-            }
+            let segments = try await archive.pool.write { db in try Self.fillAsConfigured(batches, db) }
+            #expect(segments > 1)
         }
         try await Session.withArchive { archive, _ in
             try await archive.importing(recordsPerTransaction: 1_000_000) { session in
@@ -61,8 +66,9 @@ struct BulkFullTextWritesTests {
 
     struct Refused: Error {}
 
-    /// A fill that fails rolls back with its transaction, the options with it: FTS5 reads them again, and the next
-    /// transaction on the same connection writes its terms out a MiB at a time, as configured.
+    /// A fill that fails is undone with its transaction, and the connection writes as configured again: the next
+    /// transaction on it writes its terms out a MiB at a time (FTS5 keeps options in memory across a rollback, so
+    /// they must have been set back before it, not merely rolled back).
     @Test func aFailedFillLeavesTheOptionsAsTheyWere() async throws {
         let batches = try Self.wordyBatches(0..<4_000)
         try await Session.withArchive { archive, _ in
@@ -73,9 +79,7 @@ struct BulkFullTextWritesTests {
             }
             let segments = try await archive.pool.write { db in
                 #expect(try Self.options("message_trigrams", db) == [:])
-                for batch in batches { _ = try SQLiteArchive.storeImported(batch, db: db) }
-                try db.execute(sql: "INSERT INTO message_trigrams (rowid, text) SELECT rowid, text FROM messages")
-                return try Self.segments("message_trigrams", db)
+                return try Self.fillAsConfigured(batches, db)
             }
             #expect(segments > 1)
         }

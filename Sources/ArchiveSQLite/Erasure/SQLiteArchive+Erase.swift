@@ -80,7 +80,7 @@ extension SQLiteArchive {
                 return false
             }
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            for index in ["message_words", "message_trigrams"] {
+            for index in Self.fullTextIndexes {
                 try db.execute(sql: "INSERT INTO \(index) (\(index)) VALUES ('optimize')")
             }
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")

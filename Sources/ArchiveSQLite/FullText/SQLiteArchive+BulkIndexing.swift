@@ -1,11 +1,7 @@
 import GRDB
 
 extension SQLiteArchive {
-    /// The full-text indexes a bulk fill writes: both are filled by an import's transactions
-    /// (``indexImportedTexts(after:db:)``).
-    static let fullTextIndexes = ["message_words", "message_trigrams"]
-
-    /// Runs `body`, which fills `indexes` with many rows in the open transaction, with FTS5 set for one large
+    /// Runs `body`, which fills both full-text indexes with many rows in the open transaction, with FTS5 set for one large
     /// write, and sets them back before it returns, in the same transaction: nothing of the setting outlives it,
     /// even when the process is killed before the commit.
     ///
@@ -20,10 +16,8 @@ extension SQLiteArchive {
     /// Setting an FTS5 option writes out the terms the index holds before it takes the new value, so the first
     /// option set back writes them out while merging is still off. A `body` that throws has the options set back
     /// all the same before the error goes on to undo the transaction.
-    static func withBulkFullTextWrites<T>(
-        _ db: Database, indexes: [String] = fullTextIndexes, _ body: () throws -> T
-    ) throws -> T {
-        let saved = try indexes.map { index in
+    static func withBulkFullTextWrites<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let saved = try fullTextIndexes.map { index in
             (
                 index: index,
                 options: try bulkOptions.map { option in
@@ -31,7 +25,7 @@ extension SQLiteArchive {
                 }
             )
         }
-        for index in indexes {
+        for index in fullTextIndexes {
             for option in bulkOptions { try setOption(option.name, to: option.bulk, of: index, db) }
         }
         let setBack = {

@@ -39,6 +39,10 @@ extension SQLiteArchive {
             tokenize='\(SubstringIndexTokenizer.name) \(SubstringIndexTokenizer.version)')
         """
 
+    /// Both full-text indexes, by table name: what is done to each alike (checked, merged, filled in bulk) runs
+    /// over this list.
+    static let fullTextIndexes = ["message_words", "message_trigrams"]
+
     /// Messages indexed between two progress reports.
     static let rebuildBatch = 20_000
 

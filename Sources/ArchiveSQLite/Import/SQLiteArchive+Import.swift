@@ -194,8 +194,8 @@ extension SQLiteArchive {
     /// in rowid order, each in one statement. `NOT INDEXED` keeps the rowid range and sorts it, where
     /// `messages_by_date_key` would walk every message of the archive. A message without text is indexed too (as
     /// a crawl indexes it: no words, a length of 0), so that FTS5's check of the indexes against the messages
-    /// (`qbarchive check`) finds every row it expects.
-    /// Both in one bulk write of each index (``withBulkFullTextWrites(_:indexes:_:)``).
+    /// (`qbarchive check`) finds every row it expects. Both are filled as one write of each index
+    /// (``withBulkFullTextWrites(_:_:)``).
     static func indexImportedTexts(after rowID: Int64, db: Database) throws {
         try withBulkFullTextWrites(db) {
             try db.execute(
