@@ -18,6 +18,11 @@ struct JSONParserTests {
         ("{ }", .object([:])),
         (#""\/\b\f\n\r\t\u0041\ud83d\ude00""#, .string("/\u{8}\u{C}\n\r\tA😀")),
         (#"{"a":1,"a":2}"#, .object(["a": 2])),
+        // Each object's members apart from those of the objects around and inside it, a repeated key in each.
+        (
+            #"{"a":1,"b":{"a":2,"c":{},"a":3},"c":[{"a":5},{}],"a":4}"#,
+            .object(["a": 4, "b": .object(["a": 3, "c": .object([:])]), "c": [.object(["a": 5]), .object([:])]])
+        ),
         (#"[null,true,false,"x",{"k":[1.5]}]"#, .array([nil, true, false, "x", .object(["k": [1.5]])])),
     ])
     func parses(_ text: String, _ expected: JSONValue) throws {
@@ -41,6 +46,29 @@ struct JSONParserTests {
     @Test func rejectsInvalidUTF8() {
         let bytes: [UInt8] = [0x22, 0x61, 0xFF, 0x22]
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: bytes) }
+    }
+
+    /// A string's bytes, valid UTF-8 or not, in every length and mix of ASCII and multi-byte sequences: taken
+    /// exactly when the standard library's validation takes them, as the same text; refused at the closing quote.
+    @Test func takesStringBytesExactlyWhenTheyAreUTF8() throws {
+        var random = SeededRandom(seed: 11)
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("Zoë".utf8), Array("日本".utf8), Array("😀".utf8), Array("\u{7F}".utf8),
+            [0xC3], [0xA9], [0xE6, 0x97], [0xF0, 0x9F, 0x98], [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x80],
+        ]
+        for _ in 0..<3_000 {
+            let count = Int(random.next() % 40)
+            let content = (0..<count).flatMap { _ in
+                random.next() % 3 == 0 ? pieces[Int(random.next() % UInt64(pieces.count))] : Array("abc de".utf8)
+            }
+            let document = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+            if let expected = String(validating: content, as: UTF8.self) {
+                #expect(try JSONValue(parsing: document) == .string(expected), "\(content)")
+            } else {
+                #expect(throws: JSONParseError.self, "\(content)") { try JSONValue(parsing: document) }
+                do { _ = try JSONValue(parsing: document) } catch { #expect(error.offset == content.count + 1) }
+            }
+        }
     }
 
     @Test func refusesDeepNestingWithoutCrashing() throws {
