@@ -94,8 +94,10 @@ public protocol SQLDialect: Sendable {
     func jsonMember(_ expression: String, boundPath: String) -> SQLFragment
     /// The number of elements of a JSON array column.
     func jsonArrayLength(_ column: String) -> String
-    /// `expression` as a number, for `<`, `>` on custom parameters.
-    func number(_ expression: SQLFragment) -> SQLFragment
+    /// The custom parameter at `boundPath` of the JSON object `column` as a number, for `<`, `>` on custom
+    /// parameters: a JSON number, or a string that is wholly one (``CustomNumber``); `NULL` for anything else
+    /// (`abc`, `3abc`, `true`), so that no comparison matches it.
+    func customNumber(_ column: String, boundPath: String) -> SQLFragment
     /// A JSON array of the values of `expression`, aggregated over a group.
     func jsonArrayAggregate(_ expression: String) -> String
 

@@ -1,4 +1,5 @@
 import GRDB
+import QueryLanguage
 import TextIndex
 
 extension SQLiteArchive {
@@ -39,6 +40,7 @@ extension SQLiteArchive {
                 try checkpoints.install(on: db)
             }
             db.add(function: containsFunction)
+            db.add(function: numberFunction)
             db.add(tokenizer: WordIndexTokenizer.self)
             db.add(tokenizer: SubstringIndexTokenizer.self)
             try WordRankFunction.register(on: db)
@@ -54,5 +56,17 @@ extension SQLiteArchive {
             let pattern = String.fromDatabaseValue(values[1])
         else { return false }
         return ContainsFolding.contains(text, pattern)
+    }
+
+    /// `qbarchive_number(json)`: a custom parameter, given as JSON text (`m.custom -> '$."key"'`), as a number —
+    /// a JSON number, or a JSON string that is wholly one (``CustomNumber``); `NULL` for anything else. SQLite's
+    /// `CAST` would read `abc` as 0 and `3abc` as 3, and `json_extract` a boolean as 1.
+    static let numberFunction = DatabaseFunction("qbarchive_number", argumentCount: 1, pure: true) { values in
+        guard let json = String.fromDatabaseValue(values[0]) else { return nil }
+        if json.hasPrefix("\"") {
+            guard json.count >= 2, json.hasSuffix("\""), !json.contains("\\") else { return nil }
+            return CustomNumber.value(of: String(json.dropFirst().dropLast()))
+        }
+        return CustomNumber.value(of: json)
     }
 }

@@ -47,6 +47,7 @@ extension ParserState {
         var values: [QueryValue] = []
         for value in raw {
             values.append(try self.value(value.text, quoted: value.quoted, for: field, at: value.range))
+            try checkNumber(values[values.count - 1], for: field, op: op, at: value.range)
         }
         let end = tokens[index - 1].range.upperBound  // the last value, or the list's `)`
         return QueryPredicate(field: field, op: op, values: values, range: token.range.lowerBound..<end)
@@ -152,6 +153,14 @@ extension ParserState {
         case .quoted(let text):
             index += 1
             return RawValue(text: text, quoted: true, range: token.range)
+        case .minus:
+            // The lexer reads `-5` as a negation wherever a term may start; as a value it is the word again.
+            guard index + 1 < tokens.count, case .word(let word) = tokens[index + 1].kind,
+                tokens[index + 1].range.lowerBound == token.range.upperBound
+            else { return nil }
+            let range = token.range.lowerBound..<tokens[index + 1].range.upperBound
+            index += 2
+            return RawValue(text: text(of: token.range) + word, quoted: false, range: range)
         default: return nil
         }
     }
@@ -224,6 +233,7 @@ extension ParserState {
                 text = Self.percentDecoded(piece.text, plusIsSpace: false)  // `+02:00` typed rather than pasted
             }
             values.append(try value(text, quoted: filter.quoted, for: field, at: piece.range))
+            try checkNumber(values[values.count - 1], for: field, op: op, at: piece.range)
         }
         return QueryPredicate(field: field, op: op, values: values, range: range)
     }

@@ -1,3 +1,5 @@
+import QuickBlox
+
 /// Typing a value for its field.
 extension ParserState {
     /// `text` as a value of `field`, or an error at `range` saying what the field takes.
@@ -45,5 +47,23 @@ extension ParserState {
             if !quoted, let number = Int(text) { return .int(number) }
             return .string(text)
         }
+    }
+
+    /// Refuses a value that cannot mean what was typed: an empty `ctn` text (every text contains it; the REST
+    /// form `message[ctn]=` is refused too), and a bound of `<`, `<=`, `>` and `>=` on a custom parameter that
+    /// is no number (``CustomNumber``: it would match nothing, or in SQLite every text read as 0).
+    func checkNumber(_ value: QueryValue, for field: QueryField, op: FilterOperator, at range: Range<Int>)
+        throws(QueryError)
+    {
+        if op == .contains, case .string(let text) = value, text.isEmpty {
+            throw error(
+                at: range, "an empty text after `ctn`", hint: "every text contains it: give the text to look for")
+        }
+        guard case .custom = field, [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op),
+            case .string(let text) = value, CustomNumber.value(of: text) == nil
+        else { return }
+        throw error(
+            at: range, "`\(QueryError.excerpt(text))` is not a number",
+            hint: "`<`, `<=`, `>` and `>=` compare \(field.name) as a number; use `=` or `ctn` to compare text")
     }
 }

@@ -166,6 +166,12 @@ struct ParserState {
                     return .predicate(try predicate(field: token, name: text))
                 }
             }
+            if text.count > 1, let first = text.first, first == "-" || first == "!" {
+                // Never searched as a word: the index would drop the sign and find what was meant to be left out.
+                throw error(
+                    at: token.range, "`\(QueryError.excerpt(text))` is read as one word here",
+                    hint: "put a space before `\(first)` to leave out what follows, or quote it to search for the text")
+            }
             try checkWordBeforeValue(token, text)
             if text.hasSuffix("*"), text.contains(where: { $0 != "*" }) {
                 return .text(try textTerm(.prefix, String(text.dropLast()), token.range))

@@ -36,6 +36,11 @@ struct QueryLexer {
             case ",": emit(.comma, from: start, length: 1)
             case "&": emit(.ampersand, from: start, length: next(1) == "&" ? 2 : 1)  // `&&` is `&`
             case "|" where next(1) == "|": emit(.pipes, from: start, length: 2)
+            case "|":
+                // `money|gone` was one word (the phrase "money gone"): a lone `|` is refused, not guessed.
+                throw QueryError(
+                    position: start, length: 1, message: "a single `|`",
+                    hint: "write `or` (or `||`) between two terms; to find the character, use message ctn \"|\"")
             case "~": emit(.foreign(next(1) == "*" ? "~*" : "~"), from: start, length: next(1) == "*" ? 2 : 1)
             case "\"":
                 let (text, end) = try quoted(from: start)
@@ -64,16 +69,26 @@ struct QueryLexer {
         index + offset < characters.count ? characters[index + offset] : nil
     }
 
-    /// Whether the `-` (or `!`) here negates the term after it (`-spam`, `-(a b)`), rather than being part of
-    /// a word (`e-mail`), a value after an operator (`> -5`) or a negative number (`-5`).
+    /// Whether the `-` (or `!`) here negates the term after it (`-spam`, `-2024`, `-(a b)`, `--spam`,
+    /// `(a)-b`), rather than being part of a word (`e-mail`) or a value after a comparison (`> -5`).
+    ///
+    /// A term that starts with a digit is negated too, as in Slack and Gmail: `invoice -2024` excludes 2024
+    /// (it was the word `-2024`, which the index reads as `2024` — the opposite). Where a value is expected
+    /// (`custom.n in (1, -5)`, `message ctn -x`) the parser joins the `-` and the word after it again
+    /// (``ParserState/valueToken()``).
     private var negates: Bool {
-        guard let following = next(1), !following.isWhitespace, !following.isNumber, following != "=" else {
-            return false
-        }
-        if let last = tokens.last, case .comparison = last.kind { return false }
+        guard let following = next(1), !following.isWhitespace, following != "=" else { return false }
+        guard let last = tokens.last else { return true }
+        if case .comparison = last.kind { return false }
         guard index > 0 else { return true }
         let previous = characters[index - 1]
-        return previous.isWhitespace || previous == "(" || previous == "&"
+        if previous.isWhitespace || previous == "(" || previous == "&" { return true }
+        // Right after a token that ends here: a negation (`--spam`, `!-spam`), `)`, a closing quote, `,`, `||`.
+        guard last.range.upperBound == index else { return false }
+        switch last.kind {
+        case .minus, .closeParenthesis, .quoted, .comma, .pipes: return true
+        default: return false
+        }
     }
 
     private mutating func emit(_ kind: QueryToken.Kind, from start: Int, length: Int) {
@@ -108,7 +123,7 @@ struct QueryLexer {
         ParserState.wordOperators.keys)
 
     /// Characters that end a bare word.
-    private static let wordEnd: Set<Character> = ["(", ")", "\"", ",", "&", "=", "<", ">"]
+    private static let wordEnd: Set<Character> = ["(", ")", "\"", ",", "&", "|", "=", "<", ">"]
 
     private mutating func word() throws(QueryError) {
         let start = index

@@ -272,9 +272,16 @@ struct QueryGenerator {
             op = pick([.equal, .notEqual], &random)
             values = [.bool(random.next() % 2 == 0)]
         case 12, 13:
-            field = .custom("priority")
+            field = pick([.custom("priority"), .custom("score")], &random)
             op = pick(comparisons + [.in, .notIn], &random)
-            values = op == .in || op == .notIn ? ids(&random) : [.int(Int(random.next() % 6))]
+            values =
+                op == .in || op == .notIn
+                ? ids(&random)
+                : [
+                    pick(
+                        [.int(Int(random.next() % 6)), .int(-2), .string("2.5"), .string("-1.5"), .string("1e1")],
+                        &random)
+                ]
         default:
             field = .custom("label")
             op = pick([.equal, .notEqual, .contains, .in, .notIn], &random)

@@ -237,10 +237,49 @@ package struct ReferenceEvaluator {
                 return value
             }
             if [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(predicate.op) {
-                return scalar(message.extra[key], predicate)
+                guard let a = Self.number(message.extra[key]), let b = predicate.values.first.flatMap(Self.number)
+                else { return false }
+                switch predicate.op {
+                case .lessThan: return a < b
+                case .lessThanOrEqual: return a <= b
+                case .greaterThan: return a > b
+                default: return a >= b
+                }
             }
             return scalar(stored, textual)
         }
+    }
+}
+
+extension ReferenceEvaluator {
+    /// The documented number grammar of custom parameters, as a regular expression (not ``CustomNumber``'s scanner).
+    private static let numberPattern = try! NSRegularExpression(
+        pattern: #"^[ \t\n\r\f\x{0B}]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[ \t\n\r\f\x{0B}]*$"#)
+
+    /// A custom parameter as a number: a JSON number, or a string that is wholly one; booleans and other text are none.
+    fileprivate static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .int(let number): return Double(number)
+        case .double(let number): return number
+        case .string(let text): return number(text)
+        default: return nil
+        }
+    }
+
+    fileprivate static func number(_ value: QueryValue) -> Double? {
+        switch value {
+        case .int(let number): return Double(number)
+        case .string(let text): return number(text)
+        default: return nil
+        }
+    }
+
+    private static func number(_ text: String) -> Double? {
+        let whole = NSRange(text.startIndex..., in: text)
+        guard numberPattern.firstMatch(in: text, range: whole) != nil,
+            let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite
+        else { return nil }
+        return value
     }
 }
 

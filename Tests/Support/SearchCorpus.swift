@@ -7,6 +7,11 @@ import QuickBlox
 /// A seeded random archive for search tests: users, dialogs and messages (some edited, some
 /// tombstoned), kept in memory too so that a reference evaluator can answer the same queries.
 package struct SearchCorpus {
+    /// The `score` custom parameter, by message number: numbers and numeric strings, and values that are no number.
+    static let scores: [JSONValue?] = [
+        .int(3), .string("3"), .string(" 2.5 "), .string("high"), .string("3abc"), .bool(true), .double(-1.5),
+        .string(""), nil, .string("1e1"), .int(-2),
+    ]
     package struct Entry {
         package var message: Message
         package var dialog: Dialog
@@ -86,6 +91,9 @@ package struct SearchCorpus {
             var custom: [String: JSONValue] = [:]
             if random.next() % 3 == 0 { custom["priority"] = .int(Int(random.next() % 5)) }
             if random.next() % 4 == 0 { custom["label"] = .string(random.next() % 2 == 0 ? "urgent" : "Later") }
+            // Numbers as clients send them, and texts that are none (chosen by the message's number, so the
+            // random stream, and with it the rest of the corpus, stays as it was).
+            custom["score"] = Self.scores[number % Self.scores.count]
             let dateSent = baseTime + Int(random.next() % (60 * 86_400)) - 30 * 86_400
             let message = Message(
                 id: objectID(number + 1), chatDialogID: dialog.id,

@@ -157,9 +157,10 @@ public struct PostgresDialect: SQLDialect {
         "(CAST(\(raw: expression) AS jsonb) #>> CAST(\(Self.pathText(boundPath)) AS text[]))"
     }
 
-    /// A number only when the text is one (`NULL` otherwise: SQLite's `CAST` would read `abc` as 0).
-    public func number(_ expression: SQLFragment) -> SQLFragment {
-        let text: SQLFragment = "CAST(\(expression) AS text)"
+    /// A number only when the text is one (`NULL` otherwise), by ``CustomNumber``'s grammar. `#>>` gives a JSON
+    /// number's digits and a string's text, and `true` for a boolean, which is no number.
+    public func customNumber(_ column: String, boundPath: String) -> SQLFragment {
+        let text: SQLFragment = "CAST(\(jsonMember(column, boundPath: boundPath)) AS text)"
         return
             "(CASE WHEN \(text) ~ '^\\s*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?\\s*$' THEN CAST(\(text) AS double precision) END)"
     }

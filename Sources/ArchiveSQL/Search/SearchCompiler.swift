@@ -105,6 +105,9 @@ struct SearchCompiler {
             let path = "$.\"" + key.replacingOccurrences(of: "\"", with: "") + "\""
             let column = dialect.jsonMember("m.custom", boundPath: path)
             if predicate.op == .contains { return dialect.containsCondition(column: column, .bind(values[0])) }
+            if [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(predicate.op) {
+                return customOrder(dialect.customNumber("m.custom", boundPath: path), predicate.op, values)
+            }
             return custom(column: column, predicate.op, values)
         }
     }
@@ -228,10 +231,21 @@ struct SearchCompiler {
         switch op {
         case .equal, .in:
             return "CAST(\(column) AS TEXT) IN (\(SQLFragment.list(texts)))"
-        case .notEqual, .notIn:
-            return "(\(column) IS NULL OR CAST(\(column) AS TEXT) NOT IN (\(SQLFragment.list(texts))))"
         default:
-            return "\(dialect.number(column)) \(raw: op.symbol) \(values[0])"
+            return "(\(column) IS NULL OR CAST(\(column) AS TEXT) NOT IN (\(SQLFragment.list(texts))))"
         }
+    }
+
+    /// A custom parameter compared as a number with a bound the parser made sure is one (``CustomNumber``).
+    private func customOrder(_ number: SQLFragment, _ op: FilterOperator, _ values: [SQLValue]) -> SQLFragment {
+        let bound: SQLValue
+        switch values.first {
+        case .integer(let value): bound = .integer(value)
+        case .text(let text):
+            guard let value = CustomNumber.value(of: text) else { return "0" }
+            bound = .real(value)
+        default: return "0"
+        }
+        return "\(number) \(raw: op.symbol) \(bound)"
     }
 }

@@ -110,10 +110,19 @@ public struct SQLiteDialect: SQLDialect {
     public func jsonElement(_ alias: String) -> String { "\(alias).value" }
     /// `json_each` gives a JSON number its SQL type already.
     public func jsonIntegerElement(_ alias: String) -> String { "\(alias).value" }
-    public func number(_ expression: SQLFragment) -> SQLFragment { "CAST(\(expression) AS REAL)" }
+    /// `->` gives the member as JSON text (`3`, `"3"`, `true`), so `qbarchive_number` tells a string from a
+    /// number and a boolean (`json_extract` reads `true` as 1); ``SQLiteArchive/numberFunction``.
+    public func customNumber(_ column: String, boundPath: String) -> SQLFragment {
+        "qbarchive_number(\(raw: column) -> \(boundPath))"
+    }
     public func jsonMember(_ expression: String, path: String) -> String { "json_extract(\(expression), '\(path)')" }
+    /// A boolean member is its JSON text, `true` or `false`, as PostgreSQL's `#>>` gives it (`json_extract`
+    /// alone gives 1 and 0, so `custom.flag = true` found nothing and `custom.flag = 1` found `true`).
     public func jsonMember(_ expression: String, boundPath: String) -> SQLFragment {
-        "json_extract(\(raw: expression), \(boundPath))"
+        """
+        (CASE json_type(\(raw: expression), \(boundPath)) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' \
+        ELSE json_extract(\(raw: expression), \(boundPath)) END)
+        """
     }
     public func jsonArrayLength(_ column: String) -> String { "json_array_length(\(column))" }
     public func jsonArrayAggregate(_ expression: String) -> String { "json_group_array(\(expression))" }
