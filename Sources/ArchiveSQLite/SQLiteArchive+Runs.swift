@@ -9,7 +9,7 @@ extension SQLiteArchive {
     /// - Parameters:
     ///   - scope: What the run crawls (`user`, `app`, a dialog list), shown by `status`.
     ///   - query: The `--where` query of a targeted run, which fetches only matching messages; such a
-    ///     run never counts for ``updatedSince()``.
+    ///     run never counts for ``updatedSince(scope:)``, nor does one limited to some dialogs (``RunScope``).
     public func beginRun(scope: String?, query: String?, at time: Int) async throws
         -> Int64
     {

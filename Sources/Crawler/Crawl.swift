@@ -98,7 +98,8 @@ public struct Crawl: Sendable {
             return try await runShared(shared, worker: worker)
         }
         let runStart = Int(Date().timeIntervalSince1970)
-        let since = try await archive.updatedSince()
+        let runScope = RunScope.recorded(options.scope.rawValue, dialogsOnly: !options.dialogIDs.isEmpty)
+        let since = try await archive.updatedSince(scope: runScope)
         // The caller holds the archive's lock: a run still marked running belongs to a process that died.
         _ = try await archive.closeAbandonedRuns(
             reason: "the crawl process ended without recording its end (killed, crashed or the machine stopped); "
@@ -106,7 +107,7 @@ public struct Crawl: Sendable {
             at: runStart)
         // An erasure cut short after its transaction is finished before anything new is written.
         try await archive.purgeErased()
-        let runID = try await archive.beginRun(scope: options.scope.rawValue, query: options.query, at: runStart)
+        let runID = try await archive.beginRun(scope: runScope, query: options.query, at: runStart)
         var summary = CrawlSummary(startedAt: runStart)
         do {
             let users = try await crawlUsers(at: runStart)

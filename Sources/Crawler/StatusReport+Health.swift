@@ -41,16 +41,23 @@ extension StatusReport {
 
     /// The health of the archive's crawls; `maxAge` (seconds) is how old the last successful run may be.
     public func health(maxAge: Int?) -> Health {
-        let finished = recentRuns.filter { standing(of: $0).status != .running }
+        // A targeted run (`--where`, `--dialog`) read part of what a backup reads: it is no backup.
+        let whole = recentRuns.filter(\.isWhole)
+        let finished = whole.filter { standing(of: $0).status != .running }
         let running = crawlerPID.map { " (a crawl is running now, pid \($0))" } ?? ""
         guard let last = finished.first else {
-            let why = recentRuns.isEmpty ? "no crawl has run on this archive yet" : "the first crawl has not finished"
+            let why =
+                whole.isEmpty
+                ? (recentRuns.isEmpty
+                    ? "no crawl has run on this archive yet"
+                    : "no full crawl has run on this archive yet (a run with --where or --dialog is no backup)")
+                : "the first crawl has not finished"
             return Health(verdict: .neverSucceeded, reason: why + running)
         }
         let lastSuccess = finished.first { $0.status == .complete }
         let successText =
             lastSuccess.map { "the last successful run ended \(Self.duration(now - ($0.endedAt ?? $0.startedAt))) ago" }
-            ?? "no run among the last \(recentRuns.count) succeeded"
+            ?? "no full run among the last \(whole.count) succeeded"
         let (status, died) = standing(of: last)
         guard status == .complete else {
             var what = died ? "its process died before it could finish" : "it ended \(status.rawValue)"

@@ -93,11 +93,11 @@ struct HistoryTests {
 
     @Test(arguments: TestBackend.all) func runsAreRecorded(backend: TestBackend) async throws {
         let fixture = try await ArchiveFixture(backend: backend)
-        #expect(try await fixture.archive.updatedSince() == nil)
+        #expect(try await fixture.archive.updatedSince(scope: "user") == nil)
         let first = try await fixture.archive.beginRun(scope: "user", query: nil, at: 100)
         #expect(try await fixture.archive.runs().first?.status == .running)
         // While no run has completed, edits are read again from the first run's start.
-        #expect(try await fixture.archive.updatedSince() == 100)
+        #expect(try await fixture.archive.updatedSince(scope: "user") == 100)
         try await fixture.archive.finishRun(
             first, status: .complete, counts: RunCounts(dialogs: 2), error: nil, at: 150)
 
@@ -108,7 +108,9 @@ struct HistoryTests {
         let expected = RunRecord(
             id: second, scope: "app", startedAt: 200, endedAt: 260, status: .partial, counts: counts, error: "HTTP 503")
         #expect(run == expected)
-        #expect(try await fixture.archive.updatedSince() == 100, "a partial run after a complete one does not count")
+        #expect(
+            try await fixture.archive.updatedSince(scope: "user") == 100,
+            "a partial run after a complete one does not count")
         await #expect(throws: ArchiveError.unknownRun(second + 1)) {
             try await fixture.archive.finishRun(second + 1, status: .complete, counts: RunCounts())
         }

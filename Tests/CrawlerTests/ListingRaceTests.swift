@@ -93,7 +93,7 @@ struct ListingRaceTests {
                 }
             #expect(Set(hiddenAfterListing ?? []) == Set(expectedHides))
 
-            let since = try await setup.archive.updatedSince()
+            let since = try await setup.archive.updatedSince(scope: "app")
             try await crawl.crawlMessages(targets, since: since, runStart: runStart, into: &summary)
             let hidden = try await setup.archive.dialogSummary(id: picked.id)?.hiddenFor.map(\.user) ?? []
             switch change {

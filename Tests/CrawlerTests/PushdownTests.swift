@@ -69,7 +69,7 @@ struct PushdownTests {
             #expect(!matching.isEmpty)
             #expect(Set(try await setup.archived().keys) == matching)
             // The targeted run is recorded with its query and is not the base of the next incremental run.
-            #expect(try await setup.archive.updatedSince() == nil)
+            #expect(try await setup.archive.updatedSince(scope: "app") == nil)
             #expect(try await setup.archive.runs(limit: 1).first?.status == .complete)
 
             // A full run afterwards still fetches everything: no cursor moved.

@@ -55,7 +55,7 @@ struct MonitoringCommandTests {
             _ = try await CommandRunner.run(["crawl", "--archive", archive, "--quiet"], environment: wrong)
             let failed = try await Self.check(archive)
             #expect(failed.status == 31 && failed.stdout.contains("ended failed"), "\(failed)")
-            #expect(failed.stdout.contains("no run among the last"))
+            #expect(failed.stdout.contains("no full run among the last"))
             #expect(failed.stdout.split(separator: "\n").count == 1)
 
             // A successful one, then the same archive judged two hours later against --max-age.

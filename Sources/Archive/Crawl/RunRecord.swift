@@ -10,9 +10,12 @@ public struct RunRecord: Sendable, Hashable, Identifiable {
     public var status: RunStatus
     public var counts: RunCounts
     public var error: String?
+    /// The `--where` query of a targeted run.
+    public var query: String?
 
     public init(
-        id: Int64, scope: String?, startedAt: Int, endedAt: Int?, status: RunStatus, counts: RunCounts, error: String?
+        id: Int64, scope: String?, startedAt: Int, endedAt: Int?, status: RunStatus, counts: RunCounts, error: String?,
+        query: String? = nil
     ) {
         self.id = id
         self.scope = scope
@@ -21,5 +24,10 @@ public struct RunRecord: Sendable, Hashable, Identifiable {
         self.status = status
         self.counts = counts
         self.error = error
+        self.query = query
     }
+
+    /// Whether the run read everything its scope reads: no `--where` query, no dialog list (``RunScope``). Only
+    /// such a run is a backup for `status --check`.
+    public var isWhole: Bool { query == nil && RunScope.isWhole(scope) }
 }

@@ -101,11 +101,16 @@ public protocol ArchiveReader: Sendable {
     func crawlStates() async throws -> [CrawlState]
     /// The most recent runs, newest first.
     func runs(limit: Int) async throws -> [RunRecord]
-    /// The second from which a crawl reads again the messages updated since (edits): the start of the latest
-    /// complete, untargeted run — or, while none has completed, of the first untargeted run, since a run that
-    /// ended partial or was stopped read its dialogs when it ran, and what changed after must be read again. `nil`
-    /// before any untargeted run.
-    func updatedSince() async throws -> Int?
+    /// The second from which a crawl of `scope` reads again the messages updated since (edits): the start of the
+    /// latest complete run that covered everything such a crawl reads — or, while none has completed, of the
+    /// first such run, since a run that ended partial or was stopped read its dialogs when it ran, and what changed
+    /// after must be read again. `nil` before any such run.
+    ///
+    /// A run covers a crawl of `scope` when it had no `--where` query and was not limited to some dialogs
+    /// (``RunScope``), and was an app-scope run or of the same scope: an app-scope crawl does not count a
+    /// user-scope run, which read one user's dialogs only. A narrower run once moved the window of every
+    /// dialog, and the next full crawl missed the edits made before it.
+    func updatedSince(scope: String) async throws -> Int?
 
     // MARK: Files
 

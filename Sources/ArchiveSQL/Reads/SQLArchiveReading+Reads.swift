@@ -133,7 +133,7 @@ extension SQLArchiveReading {
             try connection.fetchAll(
                 """
                 SELECT id, scope, started_at, ended_at, status, dialogs, messages_new, messages_edited,
-                    messages_deleted, requests, retries, bytes, error
+                    messages_deleted, requests, retries, bytes, error, query
                 FROM runs ORDER BY id DESC LIMIT \(limit)
                 """
             ) { row in
@@ -143,21 +143,21 @@ extension SQLArchiveReading {
                     counts: RunCounts(
                         dialogs: row[5], newMessages: row[6], editedMessages: row[7], deletedMessages: row[8],
                         requests: row[9], retries: row[10], bytes: row[11]),
-                    error: row[12])
+                    error: row[12], query: row[13])
             }
         }
     }
 
-    public func updatedSince() async throws -> Int? {
-        try await sql.read { connection in try connection.fetchInt("\(raw: Self.updatedSinceStatement)") }
+    public func updatedSince(scope: String) async throws -> Int? {
+        try await sql.read { connection in try connection.fetchInt(Self.updatedSinceStatement(scope: scope)) }
     }
 
-    /// ``updatedSince()`` as one statement, which a shared crawl on PostgreSQL also runs in the transaction that
-    /// begins it.
-    public static var updatedSinceStatement: String {
+    /// ``updatedSince(scope:)`` as one statement, which a shared crawl on PostgreSQL also runs in the transaction
+    /// that begins it.
+    public static func updatedSinceStatement(scope: String) -> SQLFragment {
         """
         SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
-        WHERE query IS NULL
+        WHERE query IS NULL AND (scope IS NULL OR scope IN (\(SQLFragment.list(RunScope.covering(scope)))))
         """
     }
 
