@@ -14,14 +14,23 @@ enum HoldCheck {
     static func held(_ store: any ArchiveReader) async throws -> [(hold: LegalHold, ids: Set<String>)] {
         var result: [(LegalHold, Set<String>)] = []
         for hold in try await store.holds() where hold.isActive {
-            result.append((hold, try await ids(matching: hold.queryText, in: store)))
+            result.append((hold, try await ids(kept: hold, in: store)))
         }
         return result
     }
 
-    /// The ids of the messages a query matches (streamed from one snapshot).
-    static func ids(matching text: String, in store: any ArchiveReader) async throws -> Set<String> {
-        let query = try QueryParser(now: ArchiveTime.now()).parse(text)
+    /// The ids of the messages `hold` keeps. A query hold's relative dates (`date > 30d`, `after:yesterday`) are
+    /// read from the moment it was placed, not from now: what it kept when placed it keeps while in force (read
+    /// from now, `date > 30d` let go of each message a month after it was placed, and `erase` destroyed it).
+    static func ids(kept hold: LegalHold, in store: any ArchiveReader) async throws -> Set<String> {
+        try await ids(matching: hold.queryText, in: store, now: hold.createdAt)
+    }
+
+    /// The ids of the messages a query matches (streamed from one snapshot), its relative dates read from `now`.
+    static func ids(matching text: String, in store: any ArchiveReader, now: Int = ArchiveTime.now()) async throws
+        -> Set<String>
+    {
+        let query = try QueryParser(now: now).parse(text)
         return try await store.withSnapshot { snapshot in
             var ids: Set<String> = []
             for try await batch in snapshot.messages(matching: query, raw: false) {

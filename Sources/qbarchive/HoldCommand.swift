@@ -49,6 +49,7 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
 
     func run() async throws {
         let store = try await ArchiveLocation.writer(archive)
+        let placed = ArchiveTime.now()  // a query's relative dates are read from this moment while the hold stands
         let kind: LegalHold.Kind
         let target: String
         if let user {
@@ -65,14 +66,14 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
         } else {
             let text = query ?? ""
             do {
-                _ = try await HoldCheck.ids(matching: text, in: store)  // parses and resolves the names it holds
+                _ = try await HoldCheck.ids(matching: text, in: store, now: placed)  // parses, resolves its names
             } catch let error as QueryError {
                 throw QueryInput.failure(error, query: text)
             }
             (kind, target) = (.query, text)
         }
-        let hold = try await store.addHold(kind: kind, target: target, reason: reason, at: ArchiveTime.now())
-        let kept = try await HoldCheck.ids(matching: hold.queryText, in: store).count
+        let hold = try await store.addHold(kind: kind, target: target, reason: reason, at: placed)
+        let kept = try await HoldCheck.ids(kept: hold, in: store).count
         if json {
             print(HoldListCommand.json(hold, kept: kept).jsonString)
         } else {
@@ -108,7 +109,7 @@ struct HoldListCommand: AsyncParsableCommand, ArchiveTaking {
         var lines: [JSONValue] = []
         var text = ""
         for hold in try await store.holds() where all || hold.isActive {
-            let kept = hold.isActive ? try await HoldCheck.ids(matching: hold.queryText, in: store).count : nil
+            let kept = hold.isActive ? try await HoldCheck.ids(kept: hold, in: store).count : nil
             lines.append(Self.json(hold, kept: kept))
             text +=
                 "#\(hold.id) \(hold.kind.rawValue) \(hold.target) since \(ISO8601.format(hold.createdAt)): \(hold.reason)"
