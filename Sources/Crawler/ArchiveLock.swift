@@ -20,6 +20,15 @@ public final class ArchiveLock: @unchecked Sendable {
     public enum Failure: Error, LocalizedError, Equatable {
         case held(path: String, pid: Int32?)
         case cannotOpen(path: String, reason: String)
+        /// The archive file has other names (hard links): two names would take two locks, and SQLite keeps
+        /// its log and shared memory beside the name it was opened by, so two crawls would corrupt it.
+        case linked(path: String, links: Int)
+
+        /// Whether the archive cannot be written at all (exit 10), rather than being busy (exit 11).
+        public var archiveUnusable: Bool {
+            if case .held = self { return false }
+            return true
+        }
 
         public var errorDescription: String? {
             switch self {
@@ -28,13 +37,24 @@ public final class ArchiveLock: @unchecked Sendable {
                     + "try again when it finishes"
             case .cannotOpen(let path, let reason):
                 "cannot open the lock file \(path): \(reason)"
+            case .linked(let path, let links):
+                "\(path) has \(links) names (hard links): SQLite cannot keep an archive safe under two names, and "
+                    + "two crawls could write it at once; keep one name (copy it with `qbarchive backup`), or use a "
+                    + "symbolic link"
             }
         }
     }
 
     /// Takes the lock for the archive at `archivePath`, or throws ``Failure/held(path:pid:)`` at once.
+    ///
+    /// The lock is one per archive file, whatever name reaches it: a symbolic link is followed to the file it
+    /// names (``lockPath(for:)``), and an archive file with several names (hard links) is refused.
     public init(archivePath: String) throws(Failure) {
-        path = archivePath + ".lock"
+        var status = stat()
+        if stat(archivePath, &status) == 0, status.st_nlink > 1 {
+            throw .linked(path: archivePath, links: Int(status.st_nlink))
+        }
+        path = Self.lockPath(for: archivePath)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
@@ -71,11 +91,19 @@ public final class ArchiveLock: @unchecked Sendable {
     /// it) and asks the kernel whether that process lives — without taking the lock, so a monitoring check
     /// can never make a starting crawl find the archive locked.
     public static func liveHolder(archivePath: String) -> Int32? {
-        let descriptor = open(archivePath + ".lock", O_RDONLY | O_CLOEXEC)
+        let descriptor = open(lockPath(for: archivePath), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard let pid = readPID(descriptor), pid > 0 else { return nil }
         return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
+    }
+
+    /// The lock file of the archive at `archivePath`: beside the file a symbolic link names (so two names of
+    /// one archive take one lock), or beside the path as given when the archive does not exist yet.
+    public static func lockPath(for archivePath: String) -> String {
+        guard let resolved = realpath(archivePath, nil) else { return archivePath + ".lock" }
+        defer { free(resolved) }
+        return String(cString: resolved) + ".lock"
     }
 
     private static func readPID(_ descriptor: Int32) -> Int32? {

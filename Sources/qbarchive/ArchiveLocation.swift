@@ -97,7 +97,7 @@ enum ArchiveLocation {
         do {
             return .file(try ArchiveLock(archivePath: location))
         } catch {
-            if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
+            if error.archiveUnusable { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
             throw CommandFailure(
                 error.localizedDescription + "; run \(command) when no crawl runs (stop the timer first)",
                 code: ExitCode(11))

@@ -46,7 +46,7 @@ extension CrawlCommand {
             output.error("error: \(error.localizedDescription)\n")
             // Only another crawl holding the lock is "locked" (11, nothing to do); a lock file that cannot
             // be created (read-only filesystem, permissions) means the archive cannot be written: 10.
-            if case .cannotOpen = error { throw ExitCode(10) }
+            if error.archiveUnusable { throw ExitCode(10) }
             throw ExitCode(11)
         }
         if let previous = lock.tookOverFrom, !quiet {

@@ -33,7 +33,7 @@ struct MigrateLocks {
                 taken.append(try ArchiveLock(archivePath: location))
             } catch {
                 for lock in taken { lock.release() }
-                if case .cannotOpen = error { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
+                if error.archiveUnusable { throw CommandFailure(error.localizedDescription, code: ExitCode(10)) }
                 throw CommandFailure(
                     error.localizedDescription + "; migrate when no crawl runs (stop the timer first)",
                     code: ExitCode(11))

@@ -23,6 +23,42 @@ struct ArchiveLockTests {
         second.release()
     }
 
+    /// Two names of one archive once took two locks: two crawls wrote it at once, and through a hard link SQLite
+    /// kept two logs and corrupted it.
+    @Test("Every name of one archive takes the same lock; a hard-linked archive is refused")
+    func oneLockWhateverTheName() throws {
+        let archive = Self.temporaryArchive()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let symlink = directory.appendingPathComponent("via-link.sqlite").path
+        let hardLink = directory.appendingPathComponent("hard.sqlite").path
+        defer {
+            for path in [archive, archive + ".lock", directory.path] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+        try Data("archive".utf8).write(to: URL(fileURLWithPath: archive))
+        try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: archive)
+
+        let first = try ArchiveLock(archivePath: archive)
+        #expect(ArchiveLock.lockPath(for: symlink) == ArchiveLock.lockPath(for: archive))
+        #expect(ArchiveLock.liveHolder(archivePath: symlink) == getpid())
+        #expect(throws: ArchiveLock.Failure.held(path: ArchiveLock.lockPath(for: archive), pid: getpid())) {
+            _ = try ArchiveLock(archivePath: symlink)
+        }
+        first.release()
+        let throughLink = try ArchiveLock(archivePath: symlink)
+        #expect(throws: ArchiveLock.Failure.self) { _ = try ArchiveLock(archivePath: archive) }
+        throughLink.release()
+
+        #expect(link(archive, hardLink) == 0)
+        for name in [archive, hardLink, symlink] {
+            #expect(throws: ArchiveLock.Failure.linked(path: name, links: 2)) { _ = try ArchiveLock(archivePath: name) }
+        }
+        let failure = ArchiveLock.Failure.linked(path: hardLink, links: 2)
+        #expect(failure.archiveUnusable && failure.localizedDescription.contains("hard links"))
+    }
+
     @Test("A lock file left by a dead process is taken over and reported")
     func staleLock() async throws {
         let archive = Self.temporaryArchive()
