@@ -18,8 +18,10 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             bundle names but does not hold keeps its status (too large, gone, ...) or stays to be fetched. \
             Recorded in the archive's audit log.
 
-            An unsigned bundle is refused unless --allow-unsigned is given: anyone who edits a bundle can \
-            recompute its checksums, so only a signature (checked with --key) shows who made it.
+            A bundle whose signer is not checked is refused unless --allow-unsigned is given: anyone who edits \
+            a bundle can recompute its checksums, and sign it with a key of their own, so only a signature \
+            checked with --key (the exporter's public key) shows who made it. Unsigned bundles, and signed ones \
+            imported without --key, need --allow-unsigned.
 
             A record that cannot be read in a bundle whose checksums are right (written by a newer qbarchive, \
             or edited) stops the import there. A new SQLite archive is then removed; otherwise every record \
@@ -27,7 +29,8 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             readable copy to complete it.
 
             Exit codes: 0 done, 2 usage (bad key file), 10 archive unreadable, 20 the bundle failed verification, \
-            is not signed (without --allow-unsigned), or holds a record that cannot be read.
+            is not signed or its signer not checked (without --key or --allow-unsigned), or holds a record that \
+            cannot be read.
 
             Example:
               qbarchive import case-42.tar.gz --archive restored.sqlite --key keys/compliance.pub
@@ -42,7 +45,10 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
         try resolveArchive()
     }
     @Option(help: "Require a signature by this public key.") var key: String?
-    @Flag(help: "Import a bundle that is not signed (its checksums prove integrity against accidents only).")
+    @Flag(
+        help:
+            "Import a bundle whose signer is not checked: unsigned, or signed and given without --key (its checksums prove integrity against accidents only)."
+    )
     var allowUnsigned = false
     @Flag(help: "Print a JSON summary.") var json = false
 
@@ -65,6 +71,14 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                         + "pass --allow-unsigned if you trust where it came from",
                     code: ExitCode(20))
             }
+            // A signature checked against nothing proves nothing: whoever edits a bundle can sign it again with
+            // a key of their own (`qbarchive keygen`).
+            throw CommandFailure(
+                "import refused: \(bundles[0]) is signed, but without --key nothing shows whose key signed it "
+                    + "(anyone who edits a bundle can sign it again with a key of their own); nothing was imported. "
+                    + "Pass --key with the exporter's public key (`qbarchive verify` prints the signer's "
+                    + "fingerprint), or --allow-unsigned if you trust where it came from",
+                code: ExitCode(20))
         }
         // Verified before any archive is opened or made: a bundle that fails leaves no trace.
         let importer = BundleImport(publicKeyPath: key)

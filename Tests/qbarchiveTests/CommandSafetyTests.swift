@@ -154,13 +154,24 @@ struct CommandSafetyTests {
             ])
             #expect(allowed.status == 0, "\(allowed.stderr)")
 
-            // A signed bundle imports without the flag, and with the key that signed it.
+            // A signed bundle imports without the flag, and with the key that signed it; without --key its
+            // signature is checked against nothing (any key of a forger's own), so it is refused like an unsigned one.
             let key = setup.path("keys/compliance")
             #expect(try await CommandRunner.run(["keygen", key]).status == 0)
             let signed = setup.path("signed.tar.gz")
             #expect(
                 try await CommandRunner.run(["export", "--archive", setup.archive, "--out", signed, "--sign", key])
                     .status == 0)
+            let unchecked = try await CommandRunner.run(["import", signed, "--archive", setup.path("restored3.sqlite")])
+            #expect(unchecked.status == 20, "\(unchecked)")
+            #expect(unchecked.stderr.contains("without --key nothing shows whose key signed it"), "\(unchecked)")
+            #expect(!FileManager.default.fileExists(atPath: setup.path("restored3.sqlite")))
+            let other = setup.path("keys/other")
+            #expect(try await CommandRunner.run(["keygen", other]).status == 0)
+            let forged = try await CommandRunner.run([
+                "import", signed, "--archive", setup.path("restored3.sqlite"), "--key", other + ".pub",
+            ])
+            #expect(forged.status == 20, "\(forged)")
             let imported = try await CommandRunner.run([
                 "import", signed, "--archive", setup.path("restored2.sqlite"), "--key", key + ".pub",
             ])
