@@ -10,7 +10,8 @@ extension Crawl {
     /// hidden-for-someone and deleted-for-everyone (``resolve(_:in:view:at:into:)``).
     ///
     /// Dialogs: in app scope, one that no user's list shows any more (every list read) is tombstoned; in
-    /// user scope it is recorded as hidden for the session's user — one view cannot prove more.
+    /// user scope it is recorded as hidden for the session's user — one view cannot prove more — when that user
+    /// could list it: an occupant, or anyone for a public dialog (``mayHaveListed(_:viewer:)``).
     func reconcile(_ targets: [Target], at now: Int, into summary: inout CrawlSummary) async throws {
         let viewer = options.scope == .user ? try await client.viewerID() : nil
         if options.dialogIDs.isEmpty, summary.listingsFailed == 0 {
@@ -21,7 +22,9 @@ extension Crawl {
                     if try await archive.tombstoneDialog(id: gone, evidence: evidence, at: now) {
                         summary.dialogsDeleted += 1
                     }
-                } else if let viewer, try await archive.recordDialogHidden(id: gone, for: viewer, at: now) {
+                } else if let viewer, try await mayHaveListed(gone, viewer: viewer),
+                    try await archive.recordDialogHidden(id: gone, for: viewer, at: now)
+                {
                     summary.dialogsHidden += 1
                 }
             }
@@ -199,5 +202,14 @@ extension Crawl {
         let live = Set(try await archive.liveMessageIDs(dialogID: dialogID))
         guard let view else { return live }
         return live.subtracting(try await archive.hiddenMessageIDs(dialogID: dialogID, for: view))
+    }
+
+    /// Whether `viewer`'s dialog list could have shown the archived dialog `id`: a public dialog, or one the
+    /// archive knows `viewer` occupies. A dialog of other people (an app-scope archive crawled once as one
+    /// user, or an archive whose login changed) is missing from `viewer`'s list because it never was there:
+    /// recording it as hidden by `viewer` would be false evidence.
+    func mayHaveListed(_ id: String, viewer: Int) async throws -> Bool {
+        guard let dialog = try await archive.dialogSummary(id: id) else { return false }
+        return dialog.type == 1 || dialog.occupants.contains { $0.id == viewer }
     }
 }
