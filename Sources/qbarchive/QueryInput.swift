@@ -40,13 +40,15 @@ enum QueryInput {
         }
         if let grouped = words.first(where: holdsUnquotedSpace) {
             // Both readings, spelt out: the group as a phrase (quoted where it has no quote of its own), or
-            // its words as terms of the query.
+            // its words as terms of the query, in parentheses so that they stay one group: `refund OR urgent`
+            // after `from:alice` joined bare would be read `(from:alice refund) OR urgent`.
             let phrases = words.map { holdsUnquotedSpace($0) && !$0.contains("\"") ? "\"\($0)\"" : $0 }
+            let terms = words.map { holdsUnquotedSpace($0) ? "(\($0))" : $0 }
             throw CommandFailure(
                 "the query came as \(words.count) arguments, and `\(grouped)` holds a space the shell's quotes kept "
                     + "together, which joining them would lose. Write the whole query as one argument — as a phrase: "
                     + "qbarchive search '\(phrases.joined(separator: " "))'; as separate terms: "
-                    + "qbarchive search '\(words.joined(separator: " "))'", code: .usage)
+                    + "qbarchive search '\(terms.joined(separator: " "))'", code: .usage)
         }
         return words.joined(separator: " ")
     }

@@ -41,13 +41,15 @@ struct QueryWordsCommandTests {
     }
 
     @Test(arguments: [
-        (["money back", "refund"], #"'"money back" refund'"#, "'money back refund'"),
+        (["money back", "refund"], #"'"money back" refund'"#, "'(money back) refund'"),
         (
             ["refund", "sender_id in (100002, 100003)"], #"'refund "sender_id in (100002, 100003)"'"#,
-            "'refund sender_id in (100002, 100003)'"
+            "'refund (sender_id in (100002, 100003))'"
         ),
-        (["from:user2", "see\tyou"], "'from:user2 \"see\tyou\"'", "'from:user2 see\tyou'"),
-        (["\"a\" b", "c"], "'\"a\" b c'", "'\"a\" b c'"),
+        (["from:user2", "see\tyou"], "'from:user2 \"see\tyou\"'", "'from:user2 (see\tyou)'"),
+        (["\"a\" b", "c"], "'\"a\" b c'", "'(\"a\" b) c'"),
+        // Joined bare, the group's `or` would take in the term before it.
+        (["from:user1", "refund OR urgent"], #"'from:user1 "refund OR urgent"'"#, "'from:user1 (refund OR urgent)'"),
     ])
     func aWordTheShellGroupedIsRefusedWithBothSpellings(words: [String], phrase: String, terms: String)
         async throws
