@@ -75,7 +75,8 @@ enum QueryInput {
     /// The zone `--tz` names (UTC when not given); exit code 2 when it names none.
     static func zone(_ text: String?) throws -> TimeZone {
         guard let text else { return QueryDate.utc }
-        guard let zone = QueryZone.named(text) else {
+        // An empty --tz is a value left out by mistake (`--tz "$TZ"` with TZ unset), not a choice of UTC.
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty, let zone = QueryZone.named(text) else {
             throw CommandFailure("--tz \(text): not a time zone — \(QueryZone.hint)", code: .usage)
         }
         return zone

@@ -64,6 +64,14 @@ struct QueryWordsCommandTests {
         #expect(refused.stderr.contains("as separate terms: qbarchive search \(terms)"), "\(refused.stderr)")
     }
 
+    /// `--tz "$TZ"` with TZ unset is a value left out, not a choice of UTC.
+    @Test(arguments: ["", " "]) func anEmptyTimeZoneIsRefused(zone: String) async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-archive.sqlite").path
+        let refused = try await CommandRunner.run(["search", "--archive", missing, "--tz", zone, "on:2024-03-01"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a time zone"), "\(refused.stderr)")
+    }
+
     @Test func aPhraseQuotedInsideAWordOrOneArgumentIsTaken() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-archive.sqlite").path
         for words in [[#""money back""#, "refund"], ["money back refund"], [#"from:"Alice Martin""#, "x"]] {
