@@ -42,8 +42,8 @@ public struct QueryError: Error, LocalizedError, Sendable, Hashable {
         return line + "\n" + caret + "\n" + Self.oneLine(message + (hint.map { " — \($0)" } ?? ""))
     }
 
-    /// `text` with each control character (C0, DEL, C1) replaced by one visible Character: C0 and DEL by
-    /// their Unicode control pictures (U+2400…U+2421), C1 by U+FFFD.
+    /// `text` with each control character (``QueryParser/isControl(_:)``) replaced by one visible Character: C0
+    /// and DEL by their Unicode control pictures (U+2400…U+2421), the others by U+FFFD.
     public static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: QueryParser.isControl) else { return text }
         var scalars = String.UnicodeScalarView()
@@ -51,7 +51,7 @@ public struct QueryError: Error, LocalizedError, Sendable, Hashable {
             switch scalar.value {
             case 0..<0x20: scalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: scalars.append("\u{2421}")
-            case 0x80...0x9F: scalars.append("\u{FFFD}")
+            case _ where QueryParser.isControl(scalar): scalars.append("\u{FFFD}")
             default: scalars.append(scalar)
             }
         }

@@ -67,8 +67,13 @@ public struct QueryParser: Sendable {
         }
     }
 
+    /// C0, DEL and C1; and the characters that reorder or break what a terminal shows without being seen
+    /// themselves: the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) —
+    /// `refund U+202E etnegru` is shown as "refund urgente" — and the line and paragraph separators (U+2028,
+    /// U+2029). The marks U+200E and U+200F stay allowed: copied Arabic and Hebrew text carries them.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     private static func controlName(_ scalar: Unicode.Scalar) -> String {
@@ -79,6 +84,9 @@ public struct QueryParser: Sendable {
         case 0x0D: " carriage return"
         case 0x1B: " escape"
         case 0x7F: " delete"
+        case 0x202A...0x202E, 0x2066...0x2069: " bidirectional control"
+        case 0x2028: " line separator"
+        case 0x2029: " paragraph separator"
         default: ""
         }
     }

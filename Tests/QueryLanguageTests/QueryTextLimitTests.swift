@@ -8,9 +8,12 @@ import Testing
 @Suite("Query text: control characters and the length cap")
 struct QueryTextLimitTests {
     /// Every C0 control, DEL and every C1 control.
-    static let controls: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)).map {
-        Unicode.Scalar(UInt32($0))!
-    }
+    static let controls: [Unicode.Scalar] =
+        (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F) + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [
+            0x2028, 0x2029,
+        ]).map {
+            Unicode.Scalar(UInt32($0))!
+        }
 
     @Test func everyControlCharacterAnywhereIsRefusedWhereItIs() {
         var random = SeededRandom(seed: 17)
