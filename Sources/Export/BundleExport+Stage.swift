@@ -64,10 +64,9 @@ extension BundleExport {
                         dialogIDs.append(message.dialogID)
                     }
                     if privacy.redactsText {
-                        try transcript?.write(
-                            Array(
-                                privacy.redact(TranscriptWriter.lines(spoken, files: references, carriage: carriage))
-                                    .utf8))
+                        let lines = TranscriptWriter.redactedLines(
+                            spoken, files: references, carriage: carriage, redact: privacy.redact)
+                        try transcript?.write(Array(lines.utf8))
                     } else {
                         transcriptLine.removeAll(keepingCapacity: true)
                         TranscriptWriter.write(spoken, files: references, carriage: carriage, into: &transcriptLine)

@@ -14,7 +14,9 @@ enum TranscriptWriter {
             case 3: "private"
             default: "dialog"
             }
-        let name = hit.dialogName ?? (hit.dialogType == 3 ? "private dialog" : "unnamed dialog")
+        let name =
+            hit.dialogName.map { safe($0, breaks: false) }
+            ?? (hit.dialogType == 3 ? "private dialog" : "unnamed dialog")
         return "\(name) — \(type) dialog \(hit.message.dialogID)\nTimes are UTC. Edits and deletions are marked; "
             + "earlier versions are in revisions.jsonl.\n\n"
     }
@@ -31,7 +33,8 @@ enum TranscriptWriter {
 
     /// Appends ``lines(_:files:carriage:)``'s bytes to `out`. A bundle writes a line for every message: the
     /// common one — one line of text, no attachment, never edited — is copied as bytes, with no `String` made
-    /// and no JSON parsed (`attachments` is `[]`).
+    /// and no JSON parsed (`attachments` is `[]`). Line breaks and control characters in the names and texts
+    /// are made harmless on the way (TranscriptWriter+Breaks.swift).
     static func write(
         _ hit: SearchHit, files: [FileReference] = [], carriage: FileReference.Carriage = .bundled,
         into out: inout [UInt8]
@@ -41,7 +44,7 @@ enum TranscriptWriter {
         appendTime(message.dateSent, into: &out)
         out.append(contentsOf: "] ".utf8)
         if let name = hit.senderName ?? hit.senderLogin {
-            out.append(contentsOf: name.utf8)
+            appendSafe(name, breaks: false, into: &out)
         } else if let sender = message.senderID {
             out.append(contentsOf: "user ".utf8)
             JSONObjectWriter.appendDecimal(sender, into: &out)
@@ -50,32 +53,22 @@ enum TranscriptWriter {
         }
         if let login = hit.senderLogin {
             out.append(contentsOf: " (".utf8)
-            out.append(contentsOf: login.utf8)
+            appendSafe(login, breaks: false, into: &out)
             out.append(UInt8(ascii: ")"))
         }
         out.append(contentsOf: ": ".utf8)
-        var body = message.text ?? ""
-        if body.withUTF8({ $0.contains(0x0A) }) {
-            // Split by characters: a CR LF is one character and stays inside its line.
-            let text = body.split(separator: "\n", omittingEmptySubsequences: false)
-            out.append(contentsOf: (text.first.map(String.init) ?? "").utf8)
-            out.append(UInt8(ascii: "\n"))
-            for continuation in text.dropFirst() {
-                out.append(contentsOf: "    ".utf8)
-                out.append(contentsOf: continuation.utf8)
-                out.append(UInt8(ascii: "\n"))
-            }
-        } else {
-            out.append(contentsOf: body.utf8)
-            out.append(UInt8(ascii: "\n"))
-        }
+        // Every line break in the text starts an indented continuation line, and control characters are
+        // written out (TranscriptWriter+Breaks.swift): a text cannot forge a header line.
+        appendSafe(message.text ?? "", breaks: true, into: &out)
+        out.append(UInt8(ascii: "\n"))
         if message.attachmentsJSON != "[]", let attachments = try? JSONValue(parsing: message.attachmentsJSON),
             case .array(let items) = attachments
         {
             for item in items {
                 let file = files.isEmpty ? nil : files.reference(for: item)
-                out.append(
-                    contentsOf: "    [attachment: \(describe(item))\(file?.transcriptSuffix(carriage) ?? "")]\n".utf8)
+                out.append(contentsOf: "    [attachment: ".utf8)
+                appendSafe("\(describe(item))\(file?.transcriptSuffix(carriage) ?? "")", breaks: false, into: &out)
+                out.append(contentsOf: "]\n".utf8)
             }
         }
         if message.edited > 0 {
