@@ -125,13 +125,15 @@ struct ExportSafetyCommandTests {
             made.append(path)
         }
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
-        // The export just made (2023-11-15, the last run) is always kept, and beside it the newest other by the
-        // time in its name (2023-11-17, the third run): the 16th (first run) and 14th went, checksums and all.
+        // The export just made (2023-11-15, the last run) is always kept, and so is every export dated after it
+        // (the 16th and 17th: --keep removes only the oldest, never one newer than what was just written); the
+        // 14th went on the third run, checksum and all.
         #expect(
             names
                 == Set(
                     bystanders + [
                         "chat-2023-11-17T221320Z.tar.gz", "chat-2023-11-17T221320Z.tar.gz.sha256",
+                        "chat-2023-11-16T221320Z.tar.gz", "chat-2023-11-16T221320Z.tar.gz.sha256",
                         "chat-2023-11-15T221320Z.tar.gz", "chat-2023-11-15T221320Z.tar.gz.sha256",
                     ]), "\(names.sorted())")
         #expect(made.count == 4)
