@@ -21,7 +21,8 @@ extension SQLiteArchive {
         let started = ContinuousClock.now
         let temporary = target + ".backup-" + UUID().uuidString.lowercased()
         func removeTemporary() {
-            for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
+            // The copy is written in rollback-journal mode first: a failed copy leaves `-journal` too.
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
         }
         var pages = 0
         do {
@@ -30,7 +31,7 @@ extension SQLiteArchive {
             try destination.close()
         } catch {
             removeTemporary()
-            throw ArchiveError.backupFailed(path: target, reason: "\(error)")
+            throw ArchiveError.backupFailed(path: target, reason: Self.reason(error))
         }
         let problems: [String]
         let copy: SQLiteArchive
@@ -63,6 +64,17 @@ extension SQLiteArchive {
         let bytes = (try? files.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         return ArchiveBackup(
             path: target, bytes: bytes, pages: pages, seconds: Self.seconds(since: started))
+    }
+
+    /// Why a copy failed, in words: a full disk stops the backup API with `SQLITE_FULL`, which GRDB reports with
+    /// the destination's message, "not an error".
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the disk holding the copy is full"
+        case .SQLITE_IOERR: return "the copy could not be written (I/O error: \(error.message ?? "unknown"))"
+        default: return "\(error)"
+        }
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
