@@ -60,6 +60,11 @@ struct WebUITests {
             let nothing = try await client.execute(uri: "/search?q=zzqqxx", method: .get).text
             #expect(nothing.contains("No archived message matches this query, as understood above."))
             #expect(nothing.contains("Understood as: <bdi>word &quot;zzqqxx&quot;</bdi>"))
+            for sort in ["size", "DATE", "-rank", "%20date"] {
+                let refused = try await client.execute(uri: "/search?q=wire&sort=\(sort)", method: .get)
+                #expect(refused.status == .badRequest, "sort=\(sort)")
+                #expect(refused.text.contains("sort must be -date, date or rank"), "sort=\(sort)")
+            }
             let unknown = try await client.execute(uri: "/search?q=from%3Anobody", method: .get)
             #expect(unknown.status == .badRequest)
             #expect(unknown.text.contains("no archived user has the login or name `nobody`"))

@@ -61,7 +61,10 @@ extension ArchiveService {
         // What the page shows of a query: at most a little past the length cap (a longer one is refused).
         let shown = text.utf8.count > QueryParser.maximumLength ? String(text.prefix(QueryParser.maximumLength)) : text
         let sortText = parameters.string("sort") ?? SearchOptions.Sort.newest.rawValue
-        let sort = SearchOptions.Sort(rawValue: sortText) ?? .newest
+        // As the API: a sort the page does not know is refused, not answered in another order.
+        guard let sort = SearchOptions.Sort(rawValue: sortText) else {
+            throw ServiceError.badRequest("sort must be -date, date or rank (got \(sortText))")
+        }
         let offset = try parameters.int("offset", default: 0, in: 0...10_000_000)
         let pageSize = 50
         var view = SearchPageView(
