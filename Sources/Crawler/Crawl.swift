@@ -115,6 +115,7 @@ public struct Crawl: Sendable {
             let targets = try await listDialogs(users: users, runStart: runStart, into: &summary)
             summary.dialogs = targets.count
             events(.listed(users: users.count, dialogs: targets.count))
+            failUnlisted(targets, into: &summary)
             if indexFiles { try await archive.indexFilesIfNeeded() } else { try await archive.markFilesUnindexed() }
             try await crawlMessagesAndFiles(targets, since: since, runStart: runStart, into: &summary)
             if Task.isCancelled { summary.status = .interrupted }
@@ -364,5 +365,23 @@ extension Crawl.Target {
     /// The newest message the reader's listing showed, which a walk must reach before a short page ends it.
     var newest: MessagePager.Newest? {
         dialog.lastMessageDateSent.map { MessagePager.Newest(dateSent: $0, id: dialog.lastMessageID) }
+    }
+}
+
+extension Crawl {
+    /// A `--dialog` that no list this run read shows is a failure of the run (partial, exit 3), not a quiet
+    /// "0 dialogs": a mistyped id, or a dialog this login cannot see, must not pass for a backup of it.
+    func failUnlisted(_ targets: [Target], into summary: inout CrawlSummary) {
+        guard !options.dialogIDs.isEmpty else { return }
+        let listed = Set(targets.map(\.dialog.id))
+        for id in Set(options.dialogIDs).subtracting(listed).sorted() {
+            let reason =
+                "--dialog \(id): no dialog list this run read shows it (a mistyped id, or a dialog this login "
+                + "cannot see); nothing of it was archived"
+            summary.dialogsFailed += 1
+            summary.failures[id] = reason
+            summary.status = .partial
+            events(.dialogFailed(id: id, reason: reason))
+        }
     }
 }

@@ -43,7 +43,10 @@ struct NarrowRunWindowTests {
     /// The crawler records a `--dialog` run as such, and an app-scope run counts for a user-scope crawl.
     @Test func runsAreRecordedWithWhatTheyCovered() async throws {
         try await CrawlTests.run({ ReaderChangeTests.smallApp(&$0) }) { setup in
-            _ = try await setup.crawl(.app, configure: { $0.dialogIDs = ["no-such-dialog"] })
+            let typo = try await setup.crawl(.app, configure: { $0.dialogIDs = ["no-such-dialog"] })
+            // A dialog no list shows is a failure of the run, not a quiet "0 dialogs".
+            #expect(typo.status == .partial)
+            #expect(typo.failures["no-such-dialog"]?.contains("no dialog list this run read shows it") == true)
             let dialogRun = try #require(try await setup.archive.runs(limit: 1).first)
             #expect(dialogRun.scope == "app dialogs")
             #expect(!dialogRun.isWhole)
