@@ -1,3 +1,4 @@
+import Foundation
 import QuickBlox
 
 /// Typing a value for its field.
@@ -11,10 +12,16 @@ extension ParserState {
         case .message, .dialog, .dialogName, .attachmentType:
             return .string(text)
         case .senderID, .recipientID, .hiddenFor:
+            // Spaces around a listed value (`sender_id[in]=1,%202`) are no part of an id or a login.
+            let text = text.trimmingCharacters(in: .whitespaces)
             if let id = Int(text) { return .int(id) }
             guard !text.isEmpty else { throw error(at: range, "an empty login", hint: "give a user id or a login") }
+            if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw error(at: range, "`\(shown)` is too large for a user id", hint: "user ids have at most 18 digits")
+            }
             return .login(text)
         case .readIDs, .occupantsIDs:
+            let text = text.trimmingCharacters(in: .whitespaces)
             guard let id = Int(text) else {
                 throw error(at: range, "`\(shown)` is not a user id", hint: "`\(field.name)` takes numeric user ids")
             }

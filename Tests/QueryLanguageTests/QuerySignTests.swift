@@ -84,3 +84,23 @@ struct QuerySignTests {
         #expect(CustomNumber.value(of: text) == nil)
     }
 }
+
+/// Ids as people paste them: spaces around listed values, and a number too large for an id.
+@Suite("User ids as pasted")
+struct QueryIDValueTests {
+    @Test(arguments: [
+        ("sender_id[in]=100001,%20100003", predicate(.senderID, .in, [.int(100_001), .int(100_003)])),
+        ("sender_id[in]=100001,+100003", predicate(.senderID, .in, [.int(100_001), .int(100_003)])),
+        ("read_ids[all]=1,%202", predicate(.readIDs, .all, [.int(1), .int(2)])),
+        ("sender_id in (1, 2)", predicate(.senderID, .in, [.int(1), .int(2)])),
+        (#"from:" alice ""#, predicate(.senderID, .equal, [.login("alice")])),
+    ])
+    func spacesAroundAnIdAreNoPartOfIt(_ source: String, _ expected: QueryExpression) throws {
+        #expect(try parsed(source) == expected)
+    }
+
+    @Test(arguments: ["sender_id = 99999999999999999999999", "from:123456789012345678901", "to:99999999999999999999"])
+    func aNumberTooLargeForAnIdIsRefused(_ source: String) {
+        #expect(failure(source)?.message.hasSuffix("is too large for a user id") == true)
+    }
+}
