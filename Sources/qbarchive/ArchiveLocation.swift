@@ -94,6 +94,10 @@ enum ArchiveLocation {
             }
             return .session(lock, archive: archive)
         }
+        // A wrong path is said before any lock file is made beside it (erase and retain never create an archive).
+        guard FileManager.default.fileExists(atPath: location) else {
+            throw CommandFailure(ArchiveError.missing(path: location).localizedDescription, code: ExitCode(10))
+        }
         do {
             return .file(try ArchiveLock(archivePath: location))
         } catch {
