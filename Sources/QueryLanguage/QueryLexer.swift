@@ -78,9 +78,8 @@ struct QueryLexer {
     /// (``ParserState/valueToken()``).
     private var negates: Bool {
         guard let following = next(1), !following.isWhitespace, following != "=" else { return false }
-        guard let last = tokens.last else { return true }
+        guard let last = tokens.last else { return true }  // nothing before it: the query starts here
         if case .comparison = last.kind { return false }
-        guard index > 0 else { return true }
         let previous = characters[index - 1]
         if previous.isWhitespace || previous == "(" || previous == "&" { return true }
         // Right after a token that ends here: a negation (`--spam`, `!-spam`), `)`, a closing quote, `,`, `||`.
