@@ -196,7 +196,7 @@ public struct BundleExport: Sendable {
             let digest = try output.commit()
             do {
                 let sidecar = try OutputFile(path: path + ".sha256", budget: budget, replace: replace)
-                try sidecar.write("\(digest)  \(URL(fileURLWithPath: path).lastPathComponent)\n")
+                try sidecar.write(ChecksumFile(sha256: digest, name: URL(fileURLWithPath: path).lastPathComponent).text)
                 try sidecar.commit()
             } catch {
                 // Not replacing, the checksum name was taken meanwhile: ours, just placed, must not sit beside

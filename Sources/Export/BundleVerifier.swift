@@ -40,18 +40,45 @@ public struct BundleVerifier: Sendable {
         let wanted = try publicKeyPath.map(SigningKey.loadPublic)
         let digest = try Self.fileSHA256(path)
         let name = URL(fileURLWithPath: path).lastPathComponent
-        var sidecarChecked = false
-        if let sidecar = try? String(contentsOfFile: path + ".sha256", encoding: .utf8) {
-            guard sidecar.split(separator: " ").first.map(String.init) == digest else {
-                throw BundleProblem(file: name, reason: "does not match its checksum file \(name).sha256")
-            }
-            sidecarChecked = true
-        }
+        let sidecarChecked = try Self.checkSidecar(path: path, name: name, digest: digest)
         do {
             return try check(path: path, name: name, digest: digest, wanted: wanted, sidecarChecked: sidecarChecked)
         } catch let error as ContainerError {
             throw BundleProblem(file: error.entry ?? name, reason: "cannot be read: \(error.message)")
         }
+    }
+
+    /// Checks `BUNDLE.sha256` when there is one: it must be one `sha256sum` line naming this bundle with its
+    /// digest — a checksum file naming another file would have `sha256sum -c` check that file instead.
+    /// - Returns: whether a checksum file was found (and matched).
+    private static func checkSidecar(path: String, name: String, digest: String) throws -> Bool {
+        let sidecarPath = path + ".sha256"
+        let sidecarName = name + ".sha256"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: sidecarPath, isDirectory: &isDirectory) else { return false }
+        guard !isDirectory.boolValue,
+            let data = FileManager.default.contents(atPath: sidecarPath),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            throw BundleProblem(file: sidecarName, reason: "cannot be read as a checksum file (UTF-8 text)")
+        }
+        let sidecar: ChecksumFile
+        do {
+            sidecar = try ChecksumFile(parsing: text)
+        } catch {
+            throw BundleProblem(file: sidecarName, reason: "is not a checksum file: it \(error.reason)")
+        }
+        guard sidecar.name == name else {
+            throw BundleProblem(
+                file: sidecarName,
+                reason:
+                    "names another file (\(sidecar.name.debugDescription)), not \(name): sha256sum -c would check that file"
+            )
+        }
+        guard sidecar.sha256 == digest else {
+            throw BundleProblem(file: name, reason: "does not match its checksum file \(sidecarName)")
+        }
+        return true
     }
 
     /// Whether a bundle carries a signature (`manifest.sig` right after the manifest); the signature itself is
