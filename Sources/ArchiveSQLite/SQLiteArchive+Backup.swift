@@ -26,6 +26,11 @@ extension SQLiteArchive {
         }
         var pages = 0
         do {
+            // Made first, owner-only (``PrivateFiles``): SQLite would create it with the umask's mode.
+            let failure = PrivateFiles.createEmpty(at: temporary)
+            guard failure == 0 else {
+                throw ArchiveError.backupFailed(path: target, reason: String(cString: strerror(failure)))
+            }
             let destination = try DatabaseQueue(path: temporary)
             try pool.backup(to: destination) { progress in pages = progress.totalPageCount }
             try destination.close()

@@ -68,6 +68,14 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
             for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: temporary + suffix) }
         }
         do {
+            // Made first, owner-only (``PrivateFiles``): SQLite would create it with the umask's mode.
+            let failure = PrivateFiles.createEmpty(at: temporary)
+            guard failure == 0 else {
+                // What opening it would have thrown: a directory that cannot be written is said as before.
+                throw DatabaseError(
+                    resultCode: .SQLITE_CANTOPEN,
+                    message: "cannot create \(path): \(String(cString: strerror(failure)))")
+            }
             let pool = try DatabasePool(path: temporary, configuration: makeConfiguration(readOnly: false))
             try migrator.migrate(pool)
             try pool.write { db in

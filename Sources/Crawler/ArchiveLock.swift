@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ public final class ArchiveLock: @unchecked Sendable {
             throw .linked(path: archivePath, links: Int(status.st_nlink))
         }
         path = Self.lockPath(for: archivePath)
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }

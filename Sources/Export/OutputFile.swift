@@ -1,3 +1,4 @@
+import Archive
 import Crypto
 import Foundation
 
@@ -41,7 +42,7 @@ public final class OutputFile {
             url.deletingLastPathComponent().appendingPathComponent(
                 ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
             ).path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, PrivateFiles.fileMode)
         guard fd >= 0 else { throw ExportError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         temporaryPath = temporary
         descriptor = fd

@@ -1,3 +1,4 @@
+import Archive
 import Crypto
 import Foundation
 
@@ -15,7 +16,7 @@ final class StagingDirectory: @unchecked Sendable {
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
         let path = directory + "/.qbarchive-staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         do {
-            try FileManager.default.createDirectory(atPath: path + "/transcripts", withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: path + "/transcripts")
         } catch {
             throw ExportError.cannotWrite(path: directory, reason: error.localizedDescription)
         }

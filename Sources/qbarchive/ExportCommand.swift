@@ -298,7 +298,7 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
         let stem = URL(fileURLWithPath: archive).deletingPathExtension().lastPathComponent
         let ext = format == .bundle ? bundle.fileExtension : format.rawValue
         do {
-            try FileManager.default.createDirectory(atPath: "exports", withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: "exports")
         } catch {
             throw CommandFailure("cannot create exports/: \(error.localizedDescription)", code: ExitCode(13))
         }

@@ -40,7 +40,7 @@ public struct FileStore: Sendable, Hashable {
     public func makeWriter() throws(FileStoreError) -> Writer {
         try createDirectory("\(root)/tmp")
         let temporary = "\(root)/tmp/\(UUID().uuidString.lowercased()).part"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, PrivateFiles.fileMode)
         guard descriptor >= 0 else { throw .io(path: temporary, operation: "create", errno: errno) }
         return Writer(store: self, temporaryPath: temporary, descriptor: descriptor)
     }
@@ -104,7 +104,7 @@ public struct FileStore: Sendable, Hashable {
 
     func createDirectory(_ path: String) throws(FileStoreError) {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: path)
         } catch {
             throw .io(path: path, operation: "create directory", errno: (error as NSError).code == 0 ? EIO : errno)
         }

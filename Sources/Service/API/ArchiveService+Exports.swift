@@ -89,8 +89,7 @@ extension ArchiveService {
         } catch let error as ExportError {
             throw ServiceError.badRequest(error.localizedDescription)
         }
-        try FileManager.default.createDirectory(
-            atPath: configuration.exportsDirectory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: configuration.exportsDirectory)
         let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
         let removed = folder.expire(now: now)
         if !removed.isEmpty {
