@@ -53,7 +53,7 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
     @Option(help: "table (default), jsonl, csv or json (one document with total, shown and the hits).")
     var format: SearchFormat = .table
     @Flag(help: "Shorthand for --format json.") var json = false
-    @Option(help: "At most this many results (default 50).") var limit = 50
+    @Option(help: "At most this many results (default 50).") var limit: Int?
     @Option(help: "Skip this many results first (paging).") var offset = 0
     @Flag(help: "Every match, read page by page (instead of --limit).") var all = false
     @Option(help: "-date (newest first, default), date (oldest first) or rank (best match first).")
@@ -79,10 +79,11 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
 
     mutating func validate() throws {
         try resolveArchive()
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        guard (limit ?? 1) >= 1 else { throw ValidationError("--limit must be at least 1") }
         guard offset >= 0 else { throw ValidationError("--offset cannot be negative") }
         guard context >= 0 else { throw ValidationError("--context cannot be negative") }
         guard !(all && offset > 0) else { throw ValidationError("--all reads every match; leave out --offset") }
+        guard !(all && limit != nil) else { throw ValidationError("--all reads every match; leave out --limit") }
         guard !json || format == .table || format == .json else {
             throw ValidationError("--json is --format json; give one of them")
         }
@@ -99,7 +100,7 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
         let clock = ContinuousClock()
         let format = json ? SearchFormat.json : format
         let runner = SearchRunner(
-            archive: store, query: parsed, options: SearchOptions(limit: limit, offset: offset, sort: sort),
+            archive: store, query: parsed, options: SearchOptions(limit: limit ?? 50, offset: offset, sort: sort),
             output: SearchOutput(
                 format: format, query: parsed, color: isatty(STDOUT_FILENO) == 1, zone: tz == nil ? nil : zone),
             context: context, all: all, zone: zone)

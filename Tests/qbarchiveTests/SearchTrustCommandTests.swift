@@ -103,6 +103,15 @@ struct SearchTrustCommandTests {
 
             let clash = try await CommandRunner.run(["search", "--archive", archive, "--all", "--offset", "3", "x"])
             #expect(clash.status == 2)
+            // --all with --limit (even --limit 50, the default): refused, not one of them silently ignored.
+            for limit in ["1", "50", "100000"] {
+                let both = try await CommandRunner.run(["search", "--archive", archive, "--all", "--limit", limit, "x"])
+                #expect(both.status == 2 && both.stderr.contains("--all reads every match; leave out --limit"))
+            }
+            let every = try await CommandRunner.run([
+                "search", "--archive", archive, "--all", "--format", "jsonl", everything,
+            ])
+            #expect(every.stdout.split(separator: "\n").count == total)
         }
     }
 
