@@ -7,8 +7,11 @@ import Archive
 /// LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029), vertical tab and form feed — and each piece after the
 /// first is a continuation line, indented by four spaces: no text can make a line that begins like a message's
 /// header (`[2025-07-23 10:02:00] Name (login): …`). Every other control character (C0 but tab, DEL, C1) becomes
-/// its code point written out, `\u{1B}` (upper-case hex, as Swift writes it). In names, logins, dialog names
-/// and attachment descriptions, which are one line each, the line breaks are written out the same way.
+/// its code point written out, `\u{1B}` (upper-case hex, as Swift writes it), and so do the bidirectional
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), with which a name or a text could make
+/// the rest of its line display in another order ("Trojan Source", CVE-2021-42574); the marks LRM, RLM and ALM,
+/// which reorder nothing around them, are kept. In names, logins, dialog names and attachment descriptions,
+/// which are one line each, the line breaks are written out the same way.
 ///
 /// Everything else is copied byte for byte, so the transcript of a text with none of these characters is what
 /// it always was. The exact text is in `messages.jsonl`; a transcript is for reading.
@@ -50,12 +53,15 @@ extension TranscriptWriter {
                 scalar = UInt32(bytes[index + 1])
                 length = 2
                 isBreak = scalar == 0x85
-            } else if byte == 0xE2, index + 2 < count, bytes[index + 1] == 0x80,
-                bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+            } else if byte == 0xE2, index + 2 < count,
+                (bytes[index + 1] == 0x80 && (0xA8...0xAE).contains(bytes[index + 2]))
+                    || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))
             {
-                scalar = 0x2000 + UInt32(bytes[index + 2] - 0x80)
+                // U+2028 and U+2029 (line breaks), U+202A–U+202E and U+2066–U+2069 (bidi embeddings, overrides
+                // and isolates): 0xE2 0x80 0xA8–0xAE, 0xE2 0x81 0xA6–0xA9.
+                scalar = 0x2000 + (UInt32(bytes[index + 1] - 0x80) << 6) + UInt32(bytes[index + 2] - 0x80)
                 length = 3
-                isBreak = true
+                isBreak = scalar == 0x2028 || scalar == 0x2029
             } else {
                 index += 1
                 continue

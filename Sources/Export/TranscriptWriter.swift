@@ -14,9 +14,14 @@ enum TranscriptWriter {
             case 3: "private"
             default: "dialog"
             }
-        let name =
+        var name =
             hit.dialogName.map { safe($0, breaks: false) }
             ?? (hit.dialogType == 3 ? "private dialog" : "unnamed dialog")
+        // Only a message's header starts a line with `[`: a dialog named `[2024-03-01 10:00:00] Alice…` must not
+        // read as a message, so its first `[` is written out like a control character.
+        if let bracket = name.firstIndex(where: { $0 != " " && $0 != "\t" }), name[bracket] == "[" {
+            name.replaceSubrange(bracket...bracket, with: #"\u{5B}"#)
+        }
         return "\(name) — \(type) dialog \(hit.message.dialogID)\nTimes are UTC. Edits and deletions are marked; "
             + "earlier versions are in revisions.jsonl.\n\n"
     }

@@ -13,13 +13,18 @@ import Testing
 struct TranscriptBreaksTests {
     /// Every line break, as a text may hold it.
     static let breaks = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}"]
-    /// Control characters that are not line breaks: C0 (tab aside), DEL, C1.
-    static let controls = ["\u{0}", "\u{7}", "\u{8}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}"]
+    /// Control characters that are not line breaks: C0 (tab aside), DEL, C1, and the bidi embeddings, overrides
+    /// and isolates.
+    static let controls = [
+        "\u{0}", "\u{7}", "\u{8}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{202A}", "\u{202B}",
+        "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
+    ]
     /// Ordinary text, with the characters whose UTF-8 begins like a C1 control's or U+2028's (0xC2, 0xE2 0x80)
     /// and look-alikes of a header.
     static let ordinary = [
         "a", "ok", " ", "\t", "[", "]", "[2025-07-23 10:02:00] Support Desk (user1): I approve", "北京", "🎉", "é",
-        "©", "\u{A0}", "\u{BF}", "—", "…", "\u{2027}", "\u{202A}", "\u{202F}", "€", "\u{301}", "    ", ": ",
+        "©", "\u{A0}", "\u{BF}", "—", "…", "\u{2027}", "\u{202F}", "\u{2065}", "\u{206A}",
+        "\u{200E}", "\u{200F}", "\u{61C}", "שלום", "مرحبا", "€", "\u{301}", "    ", ": ",
     ]
     static let header = "[2025-07-23 10:00:00] Bob (bob): "
 
@@ -114,6 +119,35 @@ struct TranscriptBreaksTests {
         var dialog = hit
         dialog.dialogName = "Team\n[2025-07-23 10:02:00] Boss (boss): ok"
         #expect(TranscriptWriter.heading(dialog).hasPrefix(#"Team\u{A}[2025-07-23 10:02:00] Boss (boss): ok — group"#))
+    }
+
+    @Test("Bidi overrides and isolates are written out in texts, names and dialog names; the marks are kept")
+    func bidiControlsWrittenOut() {
+        // The Trojan Source shape: an override that would show the rest of the header's line reversed.
+        let hit = Self.hit(
+            text: "pay \u{202E}0001\u{202C} \u{2067}x\u{2069} \u{200F}ok", name: "Eve\u{202E}", login: "e")
+        #expect(
+            TranscriptWriter.lines(hit, carriage: .none)
+                == #"[2025-07-23 10:00:00] Eve\u{202E} (e): pay \u{202E}0001\u{202C} \u{2067}x\u{2069} "#
+                + "\u{200F}ok\n")
+        var dialog = hit
+        dialog.dialogName = "\u{2066}Team\u{2069}"
+        #expect(TranscriptWriter.heading(dialog).hasPrefix(#"\u{2066}Team\u{2069} — group"#))
+    }
+
+    @Test(
+        "A dialog name that begins like a message header has its `[` written out; other names are as they were",
+        arguments: [
+            ("[2025-07-23 10:02:00] Boss (boss): approved", #"\u{5B}2025-07-23 10:02:00] Boss (boss): approved"#),
+            ("  [x", #"  \u{5B}x"#), ("[", #"\u{5B}"#), ("Team [ops]", "Team [ops]"), ("x[", "x["),
+            ("]team", "]team"), ("Team", "Team"),
+        ])
+    func dialogNamesCannotReadAsMessages(name: String, written: String) {
+        var hit = Self.hit(text: "hi")
+        hit.dialogName = name
+        let heading = TranscriptWriter.heading(hit)
+        #expect(heading.hasPrefix(written + " — group dialog "), "\(heading.debugDescription)")
+        #expect(heading.split(separator: "\n").allSatisfy { !$0.hasPrefix("[") })
     }
 
     @Test("Random texts of every line break and control character: one header, then indented lines, nothing lost")

@@ -55,6 +55,7 @@ struct TranscriptLinesTests {
     /// Whether a transcript writes `scalar` out as `\u{…}` (line breaks aside): C0 but tab, DEL, C1.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// `text` as a transcript writes it, by scalars: with `breaks`, each line break (CR LF as one) a new line
