@@ -175,6 +175,13 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
     /// The value of `archive_meta.format`, which marks a SQLite file as a qbarchive archive.
     static let formatName = "qbarchive"
 
+    /// Checks that the file at `path` is a qbarchive archive this build can open (perhaps after an upgrade),
+    /// reading it only: what a crawl asks before it makes a lock file beside the path.
+    /// - Throws: the errors of ``open(at:progress:)`` but ``ArchiveError/missing(path:)``.
+    public static func checkExisting(at path: String) throws {
+        try probe(path: path, requireComplete: false)
+    }
+
     /// Verifies that `path` is a qbarchive archive this build can use, without changing the file.
     ///
     /// Checked through a read-only connection before the pool opens: a `DatabasePool` would switch

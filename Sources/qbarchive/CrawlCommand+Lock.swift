@@ -1,5 +1,6 @@
 import Archive
 import ArchivePostgres
+import ArchiveSQLite
 import ArgumentParser
 import Crawler
 import Foundation
@@ -38,6 +39,15 @@ extension CrawlCommand {
                 throw ExitCode(11)
             }
             return (store, .session(lock))
+        }
+        // A file that is not an archive is said before a lock file is made beside it.
+        if FileManager.default.fileExists(atPath: archive) {
+            do {
+                try SQLiteArchive.checkExisting(at: archive)
+            } catch {
+                output.error("error: \(error.localizedDescription)\n")
+                throw ExitCode(10)
+            }
         }
         let lock: ArchiveLock
         do {
