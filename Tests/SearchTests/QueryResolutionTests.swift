@@ -92,4 +92,33 @@ struct QueryResolutionTests {
             await #expect(throws: Never.self) { try await corpus.archive.search(try Self.parser.parse(text)) }
         }
     }
+
+    /// A first name, a surname, a typo of either, or the start of a name: the person of that name comes first
+    /// among the nearest, before short logins a few letters away.
+    @Test(arguments: [
+        ("alice", "amartin (Alice Martin"), ("martin", "amartin (Alice Martin"), ("alise", "amartin (Alice Martin"),
+        ("marti", "amartin (Alice Martin"), ("stone", "bob (Bob Stone"), ("keler", "akeller (Alicia Keller"),
+        ("alicia", "akeller (Alicia Keller"), ("alx", "alex (Alex Chen"), ("chen", "alex (Alex Chen"),
+        ("Ali Martin", "amartin (Alice Martin"),
+    ])
+    func theNearestNamesPutThePersonFirst(typed: String, first: String) async throws {
+        let directory = NSTemporaryDirectory() + "qbarchive-names-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let archive = try SQLiteArchive.create(at: directory + "/a.sqlite")
+        let people = [
+            ("alex", "Alex Chen"), ("amartin", "Alice Martin"), ("bob", "Bob Stone"), ("akeller", "Alicia Keller"),
+            ("al", nil), ("ali", "Al I"),
+        ]
+        let users = people.enumerated().map { index, person in
+            User(id: index + 1, login: person.0, fullName: person.1, createdAt: 0, updatedAt: 0)
+        }
+        try await archive.storeUsers(rawItems: users.map(\.json), at: 1)
+        do {
+            _ = try await archive.search(try Self.parser.parse("from:\"\(typed)\""))
+            Issue.record("from:\(typed) ran")
+        } catch let error as QueryError {
+            #expect(error.hint?.hasPrefix("the nearest are \(first)") == true, "\(typed): \(error.hint ?? "")")
+        }
+    }
 }

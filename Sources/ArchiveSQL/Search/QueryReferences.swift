@@ -147,7 +147,7 @@ private struct Directory {
         let ranked = try Self.nearest(
             allUsers ?? connection.fetchAll("SELECT id, login, full_name FROM users ORDER BY id", Self.user)
         ) { user in
-            [user.login, user.fullName].compactMap { $0 }.map { EditDistance.between(wanted, Self.folded($0)) }.min()
+            [user.login, user.fullName].compactMap { $0 }.map { Self.distance(wanted, Self.folded($0)) }.min()
         }
         return QueryError(
             position: range.lowerBound, length: range.count,
@@ -163,7 +163,7 @@ private struct Directory {
             allDialogs ?? connection.fetchAll("SELECT id, name FROM dialogs ORDER BY id", Self.dialog)
         ) { dialog in
             min(
-                dialog.name.map { EditDistance.between(wanted, Self.folded($0)) } ?? .max,
+                dialog.name.map { Self.distance(wanted, Self.folded($0)) } ?? .max,
                 EditDistance.between(text, dialog.id))
         }
         return QueryError(
@@ -173,6 +173,23 @@ private struct Directory {
                 ? "the archive has no dialogs yet"
                 : "the nearest are " + ranked.map(\.label).joined(separator: "; ")
                     + " — a name with spaces goes in quotes: in:\"Book club\"")
+    }
+
+    /// How far a typed name is from a folded name: its edit distance to the whole name, or — one more — to the
+    /// nearest of the name's words, or to a start of the name it begins (`alice` and `ali` are near "alice
+    /// martin", nearer than `alex` is). Without the words, a first name typed alone was further from its full
+    /// name than from any short login.
+    static func distance(_ wanted: String, _ name: String) -> Int {
+        var best = EditDistance.between(wanted, name)
+        guard best > 0, wanted.count >= 3 else { return best }
+        if name.hasPrefix(wanted) || name.split(separator: " ").contains(where: { $0.hasPrefix(wanted) }) {
+            best = min(best, 1)
+        }
+        let words = name.split(separator: " ")
+        if words.count > 1 {
+            for word in words { best = min(best, EditDistance.between(wanted, String(word)) + 1) }
+        }
+        return best
     }
 
     /// The three items nearest by `distance` (ties by order).
