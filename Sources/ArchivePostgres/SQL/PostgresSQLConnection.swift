@@ -55,18 +55,7 @@ struct PostgresSQLConnection: SQLConnection {
 
     /// `statement` with its values bound as postgres-nio binds them.
     private func query(_ statement: SQLFragment) throws -> PostgresQuery {
-        let (sql, values) = statement.rendered(for: dialect)
-        var binds = PostgresBindings(capacity: values.count)
-        for value in values {
-            switch value {
-            case .null: binds.appendNull()
-            case .integer(let number): try binds.append(number)
-            case .real(let number): try binds.append(number)
-            case .text(let text): try binds.append(text)
-            case .blob(let data): try binds.append(ByteBuffer(bytes: data))
-            }
-        }
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        try statement.postgresQuery()
     }
 }
 

@@ -45,12 +45,9 @@ extension PostgresArchive: SharedCrawlArchive {
             try await connection.run(
                 "UPDATE runs SET status = 'interrupted', error = \(reason) WHERE status = 'running'")
             var since: Int64?
-            // ``updatedSinceStatement(scope:)``, with the covering scopes bound as one array.
+            // The statement every reader's ``updatedSince(scope:)`` runs, here in the transaction that begins.
             let last = try await connection.query(
-                """
-                SELECT COALESCE(MAX(CASE WHEN status = 'complete' THEN started_at END), MIN(started_at)) FROM runs
-                WHERE query IS NULL AND (scope IS NULL OR scope = ANY(\(RunScope.covering(scope))))
-                """, logger: Self.silent)
+                Self.updatedSinceStatement(scope: scope).postgresQuery(), logger: Self.silent)
             for try await value in last.decode(Int64?.self) { since = value }
             let runID = try await connection.single(
                 Int64.self,
