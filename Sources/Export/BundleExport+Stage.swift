@@ -48,6 +48,11 @@ extension BundleExport {
             let carriage: FileReference.Carriage = attachments ? .bundled : .leftOut
             var resolver = FileReferenceResolver(carriage: carriage)
 
+            // Dialogs deleted for everyone, said in their transcripts' headings (a few thousand dialogs at most).
+            var deletedDialogs: [String: Int] = [:]
+            for try await dialogs in snapshot.dialogs(ids: nil) {
+                for dialog in dialogs { if let deletedAt = dialog.deletedAt { deletedDialogs[dialog.id] = deletedAt } }
+            }
             for try await batch in snapshot.messages(matching: query) {
                 var records: [MessageFilesWriter.Record] = []
                 records.reserveCapacity(batch.items.count)
@@ -59,7 +64,11 @@ extension BundleExport {
                     if transcript?.name != "transcripts/\(message.dialogID).txt" {
                         if let transcript { files.append(try transcript.finish(records: nil)) }
                         let next = try stage.create("transcripts/\(message.dialogID).txt")
-                        try next.write(Array(privacy.redact(TranscriptWriter.heading(spoken)).utf8))
+                        try next.write(
+                            Array(
+                                privacy.redact(
+                                    TranscriptWriter.heading(spoken, deletedAt: deletedDialogs[message.dialogID])
+                                ).utf8))
                         transcript = next
                         dialogIDs.append(message.dialogID)
                     }

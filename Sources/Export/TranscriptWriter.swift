@@ -5,8 +5,9 @@ import QuickBlox
 /// Formats one dialog's messages as a conversation a person reads: names, UTC times, attachments
 /// listed, edits and deletions marked.
 enum TranscriptWriter {
-    /// The heading of a dialog's transcript, from its first message's names.
-    static func heading(_ hit: SearchHit) -> String {
+    /// The heading of a dialog's transcript, from its first message's names; `deletedAt`, when the archive holds
+    /// the dialog as deleted for everyone, is said under it (its messages are not marked one by one).
+    static func heading(_ hit: SearchHit, deletedAt: Int? = nil) -> String {
         let type =
             switch hit.dialogType {
             case 1: "public group"
@@ -22,8 +23,13 @@ enum TranscriptWriter {
         if let bracket = name.firstIndex(where: { $0 != " " && $0 != "\t" }), name[bracket] == "[" {
             name.replaceSubrange(bracket...bracket, with: #"\u{5B}"#)
         }
-        return "\(name) — \(type) dialog \(hit.message.dialogID)\nTimes are UTC. Edits and deletions are marked; "
-            + "earlier versions are in revisions.jsonl.\n\n"
+        let deleted =
+            deletedAt.map {
+                "The dialog was deleted for everyone: gone from the server as of \(ISO8601.format($0)); "
+                    + "its messages are as they were archived.\n"
+            } ?? ""
+        return "\(name) — \(type) dialog \(hit.message.dialogID)\n\(deleted)Times are UTC. Edits and deletions are "
+            + "marked; earlier versions are in revisions.jsonl.\n\n"
     }
 
     /// A message's lines, ending with a newline; each attachment says where the bundle holds its file,
