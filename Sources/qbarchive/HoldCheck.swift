@@ -1,4 +1,5 @@
 import Archive
+import ArgumentParser
 import Foundation
 import QueryLanguage
 
@@ -11,12 +12,37 @@ enum HoldCheck {
     }
 
     /// The holds in force and, for each, the ids of the messages it keeps now.
+    /// - Throws: ``unresolvable(_:_:)`` naming a hold whose query no longer resolves.
     static func held(_ store: any ArchiveReader) async throws -> [(hold: LegalHold, ids: Set<String>)] {
         var result: [(LegalHold, Set<String>)] = []
         for hold in try await store.holds() where hold.isActive {
-            result.append((hold, try await ids(kept: hold, in: store)))
+            do {
+                result.append((hold, try await ids(kept: hold, in: store)))
+            } catch let error as QueryError {
+                throw unresolvable(hold, error)
+            }
         }
         return result
+    }
+
+    /// A hold that cannot say what it keeps (placed before names were pinned, and a name it gave is gone or
+    /// moved): nothing may be erased while it stands, and the message names it.
+    static func unresolvable(_ hold: LegalHold, _ error: QueryError) -> CommandFailure {
+        CommandFailure(
+            "hold #\(hold.id) (\(hold.kind.rawValue) \(hold.target)) cannot say what it keeps: "
+                + "\(error.message). Nothing is erased while it stands; to keep what it meant, place a hold with "
+                + "the ids it names (qbarchive hold add --query …), then release #\(hold.id).",
+            code: ExitCode(15))
+    }
+
+    /// A hold's query with its names pinned to ids (``Archive/ArchiveReader/pinningNames(_:)``), checked to keep
+    /// exactly what the query as typed keeps now.
+    static func pinned(_ text: String, in store: any ArchiveReader, now: Int) async throws -> String {
+        let pinned = try await store.pinningNames(try QueryParser(now: now).parse(text))
+        guard pinned != text else { return text }
+        let typed = try await ids(matching: text, in: store, now: now)
+        guard (try? await ids(matching: pinned, in: store, now: now)) == typed else { return text }
+        return pinned
     }
 
     /// The ids of the messages `hold` keeps. A query hold's relative dates (`date > 30d`, `after:yesterday`) are

@@ -11,7 +11,8 @@ struct HoldCommand: AsyncParsableCommand {
         abstract: "Place, list and release legal holds (erase and retain refuse held data).",
         discussion: """
             A hold keeps a person's messages (--user ID|LOGIN, and their profile), a dialog's (--dialog ID) or \
-            what a query matches (--query Q, checked each time against what the archive holds then). While it \
+            what a query matches (--query Q, checked each time against what the archive holds then; its names are \
+            pinned to the ids they stand for when it is placed, so renames move nothing it keeps). While it \
             is in force, `qbarchive erase` refuses any erasure that would touch it (exit 15, naming the hold) \
             and `qbarchive retain` skips what it keeps. Placing and releasing are recorded in the audit log; \
             released holds stay listed.
@@ -53,7 +54,11 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
         let kind: LegalHold.Kind
         let target: String
         if let user {
-            guard let id = try await HoldCheck.userID(user, in: store) else {
+            // An id must be one the archive knows (as a user or a sender), as a login must: a hold is never
+            // recorded that could not be counted.
+            guard let id = try await HoldCheck.userID(user, in: store),
+                (try? await HoldCheck.ids(matching: "sender_id = \(id)", in: store)) != nil
+            else {
                 throw CommandFailure(
                     "--user \(user): the archive holds no user with this id or login", code: ExitCode(14))
             }
@@ -65,12 +70,16 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
             (kind, target) = (.dialog, dialog)
         } else {
             let text = query ?? ""
+            let pinned: String
             do {
-                _ = try await HoldCheck.ids(matching: text, in: store, now: placed)  // parses, resolves its names
+                pinned = try await HoldCheck.pinned(text, in: store, now: placed)
             } catch let error as QueryError {
                 throw QueryInput.failure(error, query: text)
             }
-            (kind, target) = (.query, text)
+            if pinned != text, !json {
+                print("names pinned to the ids they stand for now: \(text) → \(pinned)")
+            }
+            (kind, target) = (.query, pinned)
         }
         let hold = try await store.addHold(kind: kind, target: target, reason: reason, at: placed)
         let kept = try await HoldCheck.ids(kept: hold, in: store).count
@@ -94,34 +103,51 @@ struct HoldListCommand: AsyncParsableCommand, ArchiveTaking {
     @Flag(help: "Also list released holds.") var all = false
     @Flag(help: "Print JSON.") var json = false
 
-    static func json(_ hold: LegalHold, kept: Int?) -> JSONValue {
-        [
+    static func json(_ hold: LegalHold, kept: Int?, problem: String? = nil) -> JSONValue {
+        var object: [String: JSONValue] = [
             "id": .int(Int(hold.id)), "kind": .string(hold.kind.rawValue), "target": .string(hold.target),
             "reason": .string(hold.reason), "created_at": .string(ISO8601.format(hold.createdAt)),
             "released_at": hold.releasedAt.map { .string(ISO8601.format($0)) } ?? .null,
             "release_reason": hold.releaseReason.map(JSONValue.string) ?? .null,
             "messages_kept": kept.map(JSONValue.int) ?? .null,
         ]
+        if let problem { object["problem"] = .string(problem) }
+        return .object(object)
     }
 
     func run() async throws {
         let store = try await ArchiveLocation.reader(archive)
         var lines: [JSONValue] = []
         var text = ""
+        var unresolvable = false
         for hold in try await store.holds() where all || hold.isActive {
-            let kept = hold.isActive ? try await HoldCheck.ids(kept: hold, in: store).count : nil
-            lines.append(Self.json(hold, kept: kept))
+            var kept: Int?
+            var problem: String?
+            if hold.isActive {
+                do {
+                    kept = try await HoldCheck.ids(kept: hold, in: store).count
+                } catch let error as QueryError {
+                    problem = error.message
+                    unresolvable = true
+                }
+            }
+            lines.append(Self.json(hold, kept: kept, problem: problem))
             text +=
                 "#\(hold.id) \(hold.kind.rawValue) \(hold.target) since \(ISO8601.format(hold.createdAt)): \(hold.reason)"
-            text +=
-                kept.map { " — keeps \($0) messages\n" }
-                ?? " — released \(ISO8601.format(hold.releasedAt ?? 0)): \(hold.releaseReason ?? "")\n"
+            if let problem {
+                text += " — CANNOT SAY WHAT IT KEEPS: \(problem) (erase refuses everything while it stands)\n"
+            } else {
+                text +=
+                    kept.map { " — keeps \($0) messages\n" }
+                    ?? " — released \(ISO8601.format(hold.releasedAt ?? 0)): \(hold.releaseReason ?? "")\n"
+            }
         }
         if json {
             print(JSONValue.array(lines).jsonString)
         } else {
             print(text.isEmpty ? "no legal hold is in force" : text, terminator: text.isEmpty ? "\n" : "")
         }
+        if unresolvable { throw ExitCode(15) }
     }
 }
 

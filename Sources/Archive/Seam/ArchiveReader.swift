@@ -50,6 +50,10 @@ public protocol ArchiveReader: Sendable {
     ///
     /// - Throws: the ``QueryLanguage/QueryError`` a search would throw for a name the archive does not have.
     func describe(_ query: Query, zone: TimeZone) async throws -> String
+    /// The query's text with each login, person's name and dialog name replaced by the ids the archive resolves
+    /// it to now (`from:alice` → `(sender_id in (100003))`): what a legal hold stores, so that it keeps what it
+    /// kept when placed though names change. Throws the query's resolution errors (an unknown name).
+    func pinningNames(_ query: Query) async throws -> String
     /// Up to `before` messages before and `after` after a message in its dialog, the message included.
     func context(of messageID: String, before: Int, after: Int) async throws -> [SearchHit]
 

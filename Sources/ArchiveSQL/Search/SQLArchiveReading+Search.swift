@@ -112,6 +112,10 @@ extension SQLArchiveReading {
         }
     }
 
+    public func pinningNames(_ query: Query) async throws -> String {
+        try await reading(query) { connection in try QueryReferences.resolve(query, on: connection).pinned(query) }
+    }
+
     public func context(of messageID: String, before: Int, after: Int) async throws -> [SearchHit] {
         try await sql.read { connection in
             guard
