@@ -108,6 +108,38 @@ struct ServiceLimitsTests {
         #expect(entries.contains { $0.action == "export_delete" })
     }
 
+    /// Only bundles and their checksum files leave the exports folder: not an archive copied there, its `-wal`,
+    /// a key or notes; a symbolic link, even to a bundle, is neither listed, downloaded nor deleted.
+    @Test func onlyBundlesAndTheirChecksumsAreDownloadable() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        let folder = fixture.path("exports")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let strays = [
+            "copy.sqlite", "copy.sqlite-wal", "notes.txt", "compliance", "compliance.pub", "manifest.json", "x.sha256",
+            "case.tar.gz.bak", "tar.gz",
+        ]
+        for name in strays { try Data("secret".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        try Data("bundle".utf8).write(to: URL(fileURLWithPath: folder + "/case-1.tar.gz"))
+        try Data("digest  case-1.tar.gz\n".utf8).write(to: URL(fileURLWithPath: folder + "/case-1.tar.gz.sha256"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.zip", withDestinationPath: "case-1.tar.gz")
+        try await fixture.serve { client in
+            for name in strays + ["link.zip"] {
+                let download = try await client.execute(uri: "/api/exports/\(name)", method: .get)
+                #expect(download.status == .notFound, "\(name)")
+                #expect(try await client.execute(uri: "/api/exports/\(name)", method: .delete).status == .notFound)
+            }
+            let bundle = try await client.execute(uri: "/api/exports/case-1.tar.gz", method: .get)
+            #expect(bundle.status == .ok && String(buffer: bundle.body) == "bundle")
+            let checksum = try await client.execute(uri: "/api/exports/case-1.tar.gz.sha256", method: .get)
+            #expect(checksum.status == .ok && String(buffer: checksum.body) == "digest  case-1.tar.gz\n")
+            let listed = try await client.execute(uri: "/api/exports", method: .get)
+            let names = try listed.json["exports"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+            #expect(names == ["case-1.tar.gz"])
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/link.zip"))
+    }
+
     @Test func aReadPastTheDeadlineIsStoppedAndHealthStillAnswers() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }

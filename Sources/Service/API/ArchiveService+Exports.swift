@@ -38,7 +38,7 @@ extension ArchiveService {
         router.delete("/api/exports/:name") { _, context -> Response in
             let name = try context.parameters.require("name")
             guard ExportFileName.isValid(name), ExportFileName.isBundle(name),
-                FileManager.default.fileExists(atPath: service.exportPath(name))
+                ExportFileName.isRegularFile(service.exportPath(name))
             else { throw ServiceError.notFound("no export named \(name)") }
             try await service.audit.record("export_delete", by: context, via: "api", ["export": .string(name)])
             guard unlink(service.exportPath(name)) == 0 || errno == ENOENT else {
@@ -53,13 +53,14 @@ extension ArchiveService {
         }
         router.get("/api/exports/:name") { _, context -> Response in
             let name = try context.parameters.require("name")
-            guard ExportFileName.isValid(name),
+            // Bundles and their checksum files only: the folder may hold other files (even the archive).
+            guard ExportFileName.isDownloadable(name),
                 let (handle, size) = FileResponse.openRegular(
                     service.exportPath(name), under: service.exportsRoot)
             else { throw ServiceError.notFound("no export named \(name)") }
             try await service.audit.record("download", by: context, via: "api", ["export": .string(name)])
             var headers = HTTPFields()
-            headers[.contentType] = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+            headers[.contentType] = name.hasSuffix(".sha256") ? "text/plain; charset=utf-8" : "application/octet-stream"
             headers[.contentDisposition] = "attachment; filename=\"\(name)\""
             headers[.contentLength] = String(size)
             return FileResponse.make(handle, headers: headers)
@@ -159,7 +160,9 @@ extension ArchiveService {
     func exportFiles() throws -> [ExportFile] {
         let directory = configuration.exportsDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { ExportFileName.isValid($0) && ExportFileName.isBundle($0) }.compactMap { name in
+        return names.filter {
+            ExportFileName.isValid($0) && ExportFileName.isBundle($0) && ExportFileName.isRegularFile(exportPath($0))
+        }.compactMap { name in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: exportPath(name)),
                 let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
             else { return nil }

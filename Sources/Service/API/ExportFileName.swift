@@ -16,6 +16,19 @@ enum ExportFileName {
         ContainerFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
     }
 
+    /// Whether `name` may be downloaded: a bundle, or a bundle's `.sha256` checksum file — never another file
+    /// that happens to sit in the folder (an archive, its `-wal`, a signing key, notes).
+    static func isDownloadable(_ name: String) -> Bool {
+        guard isValid(name) else { return false }
+        return isBundle(name) || (name.hasSuffix(".sha256") && isBundle(String(name.dropLast(".sha256".count))))
+    }
+
+    /// Whether a regular file (not a symbolic link, a folder or a device) is at `path`.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Whether `name` is one ``make(at:container:)`` makes: only those are deleted when they expire, never a
     /// bundle someone else put in the folder.
     static func isServiceMade(_ name: String) -> Bool {
