@@ -6,11 +6,13 @@ import Stats
 /// seconds, and the dashboard is loaded far more often than a crawl runs.
 ///
 /// The key is the archive's change marker (``Archive/ArchiveReader/changeMarker()``: the largest rowids and the latest
-/// crawl run, read in constant time), which any change to the archived data moves.
+/// crawl run, read in constant time), which any change to the archived data moves, and the query as parsed: its
+/// relative dates (`date > 3m`, `today`) resolved to instants when the request came, so a window that moved with
+/// the clock is computed again (keyed by its text, a report for `date > 3m` was served long after it was true).
 actor StatsCache {
     private struct Key: Hashable {
         var marker: String
-        var query: String?
+        var query: QueryExpression?
         var period: StatsPeriod
         var top: Int
     }
@@ -19,7 +21,7 @@ actor StatsCache {
 
     func report(archive: any ArchiveReader, options: StatsOptions) async throws -> StatsReport {
         let key = Key(
-            marker: try await archive.changeMarker(), query: options.query?.source, period: options.period,
+            marker: try await archive.changeMarker(), query: options.query?.root, period: options.period,
             top: options.top)
         if let report = reports[key] { return report }
         let report = try await StatsReport.compute(archive: archive, options: options)
