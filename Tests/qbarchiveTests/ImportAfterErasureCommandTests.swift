@@ -1,6 +1,7 @@
 import Archive
 import ArchiveTestSupport
 import Foundation
+import GRDB
 import QuickBlox
 import Testing
 
@@ -13,7 +14,7 @@ struct ImportAfterErasureCommandTests {
     @Test func anOldBundleBringsNothingOfAnErasedPersonBack() async throws {
         // The bundle: messages 1…9 (sender 2 wrote 1, 4 and 7), message 1 edited once.
         let old = try await F()
-        try await old.write((1...9).map { F.message($0, text: "unique-old-\($0) kiwi", offset: $0) })
+        try await old.write((1...9).map { Self.message($0) })
         try await old.write(
             [F.message(1, text: "unique-new-1 kiwi", offset: 1, updatedAt: F.baseTime + 500)], at: F.baseTime + 600)
         let bundle = old.directory.file("before.tar.gz")
@@ -25,7 +26,7 @@ struct ImportAfterErasureCommandTests {
         // The archive: messages 1…3 and the same edit; sender 2 is erased.
         let fixture = try await F()
         let archive = fixture.directory.file("archive.sqlite")
-        try await fixture.write((1...3).map { F.message($0, text: "unique-old-\($0) kiwi", offset: $0) })
+        try await fixture.write((1...3).map { Self.message($0) })
         try await fixture.write(
             [F.message(1, text: "unique-new-1 kiwi", offset: 1, updatedAt: F.baseTime + 500)], at: F.baseTime + 600)
         let erased = try await CommandRunner.run(["erase", "--archive", archive, "--user", "2", "--reason", "req 7"])
@@ -55,5 +56,24 @@ struct ImportAfterErasureCommandTests {
         #expect(check.status == 0, "\(check)")
         let log = try await CommandRunner.run(["audit", "list", "--archive", archive, "--json"])
         #expect(log.stdout.contains("re-applied"), "the erasure again is audited")
+        // Message 1 stayed erased (its skeleton was kept, so it was not erased again), but the bundle named its
+        // file: no row of it may come back, or a crawl with --attachments files would fetch it again.
+        #expect(bytes.range(of: Data("uid-kiwi-1".utf8)) == nil && bytes.range(of: Data("kiwi-1.png".utf8)) == nil)
+        let rows = try await DatabaseQueue(path: archive).read { db in
+            try String.fetchAll(db, sql: "SELECT key FROM attachment_files ORDER BY key")
+        }
+        #expect(rows == ["uid:uid-kiwi-5"], "\(rows)")
+    }
+
+    /// Messages 1…9 (sender 2 wrote 1, 4 and 7); 1 and 5 name a file each.
+    static func message(_ number: Int) -> Message {
+        F.message(
+            number, text: "unique-old-\(number) kiwi", offset: number,
+            attachments: [1, 5].contains(number)
+                ? [
+                    Attachment(
+                        type: "image", id: "blob\(number)", uid: "uid-kiwi-\(number)", name: "kiwi-\(number).png")
+                ]
+                : [])
     }
 }

@@ -52,6 +52,14 @@ extension PostgresArchive {
                     reason: "re-applied: earlier versions of erased messages came back", messages: 0,
                     revisions: revisions, files: 0, at: time, connection: connection)
             }
+            // As on SQLite: attachment rows an import brought back for messages that stayed erased go, with
+            // their stored files.
+            if !entries.isEmpty {
+                var keys: Set<String> = []
+                let rows = try await connection.query("SELECT key FROM attachment_files", logger: Self.silent)
+                for try await key in rows.decode(String.self) { keys.insert(key) }
+                result.1 += try await AttachmentKeys.forgetUnreferenced(keys, connection: connection)
+            }
             try await Self.forgetErasedLastMessages(connection)
             return result
         }

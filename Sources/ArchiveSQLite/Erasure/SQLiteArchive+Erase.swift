@@ -296,7 +296,7 @@ extension SQLiteArchive {
 
     /// Removes from `attachment_files` the keys no remaining message or revision names; returns the SHA-256 of
     /// each stored file no remaining row names (to remove from the store).
-    private static func forgetUnreferencedFiles(_ db: Database, keys: Set<String>) throws -> [String] {
+    static func forgetUnreferencedFiles(_ db: Database, keys: Set<String>) throws -> [String] {
         guard !keys.isEmpty else { return [] }
         var stillNamed: Set<String> = []
         let rows = try Row.fetchCursor(db, sql: FileIndexer.everyAttachmentList)

@@ -55,6 +55,13 @@ extension SQLiteArchive {
                             """,
                         arguments: [time, "re-applied: earlier versions of erased messages came back", db.changesCount])
                 }
+                // An import also brings back the attachment rows of messages that stayed erased (their skeletons
+                // were kept, so nothing above erases them again): rows no remaining message or version names go,
+                // with their stored files, or a crawl with --attachments files would download them again.
+                if !entries.isEmpty {
+                    let keys = Set(try String.fetchAll(db, sql: "SELECT key FROM attachment_files"))
+                    result.1 += try Self.forgetUnreferencedFiles(db, keys: keys)
+                }
                 try Self.forgetErasedLastMessages(db)
                 return .commit
             }
