@@ -39,11 +39,12 @@ public struct Redaction: Sendable, Hashable {
                 #"[\p{L}\p{N}._%+\-]+(?:'[\p{L}\p{N}._%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"#
             case .phones:
                 // An optional +country code (with a one-digit group after it: +33 6 12 …), an optional (area
-                // code), then groups of two to four digits separated by at most one space, dot or dash — so a
-                // lone digit beside a number ("room 2 0171 …") is not taken in; not inside a word or a longer
-                // number. The digit count (7–15, E.164's most) and the date rule are checked on each match
-                // (``Redactor``).
-                #"(?<![\p{L}\p{N}_+.\-])(?:\+\d{1,3}[ .\-]?(?:\d[ .\-])?)?(?:\(\d{1,4}\)[ .\-]?)?\d{2,4}(?:[ .\-]?\d{2,4}){1,6}(?![\p{L}\p{N}_]|[.\-]\d)"#
+                // code), then groups of two to four digits separated by at most one space (any: the no-break
+                // and narrow no-break spaces French typography puts in numbers, thin spaces), dot or dash (any:
+                // en dash too) — so a lone digit beside a number ("room 2 0171 …") is not taken in; not inside
+                // a word or a longer number. `+` may be full-width (＋). The digit count (7–15, E.164's most)
+                // and the date rule are checked on each match (``Redactor``).
+                #"(?<![\p{L}\p{N}_+＋.\-\x{2010}-\x{2015}])(?:[+＋]\d{1,3}[\p{Zs}.\-\x{2010}-\x{2015}]?(?:\d[\p{Zs}.\-\x{2010}-\x{2015}])?)?(?:\(\d{1,4}\)[\p{Zs}.\-\x{2010}-\x{2015}]?)?\d{2,4}(?:[\p{Zs}.\-\x{2010}-\x{2015}]?\d{2,4}){1,6}(?![\p{L}\p{N}_]|[.\-\x{2010}-\x{2015}]\d)"#
             }
         }
     }

@@ -107,7 +107,8 @@ final class Redactor {
         let digits = candidate.unicodeScalars.filter { $0.properties.numericType == .decimal }.count
         guard (7...15).contains(digits) else { return false }
         let shapes = [
-            #"^\d{4}[-./]\d{1,2}[-./]\d{1,2}"#, #"^\d{1,2}[-./]\d{1,2}[-./]\d{4}$"#, #"^\d{1,3}(\.\d{1,3}){3}$"#,
+            #"^\d{4}[-./\x{2010}-\x{2015}]\d{1,2}[-./\x{2010}-\x{2015}]\d{1,2}"#,
+            #"^\d{1,2}[-./\x{2010}-\x{2015}]\d{1,2}[-./\x{2010}-\x{2015}]\d{4}$"#, #"^\d{1,3}(\.\d{1,3}){3}$"#,
         ]
         return !shapes.contains { candidate.range(of: $0, options: .regularExpression) != nil }
     }

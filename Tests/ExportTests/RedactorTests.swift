@@ -38,7 +38,7 @@ struct RedactorTests {
         while true {
             var parts: [String] = []
             var digits = 0
-            let separator = [" ", "-", ".", ""].randomElement(using: &rng)!
+            let separator = [" ", "-", ".", "", "\u{A0}", "\u{202F}", "\u{2013}"].randomElement(using: &rng)!
             if Bool.random(using: &rng) {
                 let code = String(Int.random(in: 1...999, using: &rng))
                 parts.append("+" + code)
@@ -86,6 +86,21 @@ struct RedactorTests {
         }
     }
 
+    /// Numbers as typography writes them: no-break, narrow no-break and thin spaces, en dashes, a full-width plus
+    /// and digits; each whole, the words around kept.
+    @Test(arguments: [
+        "06\u{A0}12\u{A0}34\u{A0}56\u{A0}78", "06\u{202F}12\u{202F}34\u{202F}56\u{202F}78",
+        "+33\u{A0}6\u{A0}12\u{A0}34\u{A0}56\u{A0}78", "+49\u{A0}30\u{A0}1234567", "030\u{2009}1234567",
+        "+49–30–1234567", "＋４９ ３０ １２３４５６７", "+33 6 12 34 56 78", "(030)\u{A0}1234\u{A0}5678",
+        "+49\u{2012}30\u{2012}123\u{2012}4567",
+    ])
+    func typographicSeparatorsAreOneNumber(number: String) throws {
+        let redactor = Redactor(try Redaction(list: "phones"))
+        for (before, after) in [("Tél.\u{A0}:", "merci"), ("call", "now"), ("电话", "谢谢")] {
+            #expect(redactor.redact("\(before) \(number) \(after)") == "\(before) [phone] \(after)", "\(number)")
+        }
+    }
+
     @Test func lookalikesStayAsTheyAre() throws {
         let redactor = Redactor(try Redaction(list: "all"))
         var rng = SeededRandom(seed: 99)
@@ -93,6 +108,7 @@ struct RedactorTests {
             "2024-03-01", "2024-03-01 10:30:00", "2024/03/01", "01.03.2024", "1.3.2024", "10.0.0.1", "255.255.255.0",
             "12:30", "v1.2.3", "ID 123456", "3.14159", "user@localhost", "@handle", "example.com", "a@b",
             "mailto", "5f1c0c2e9a4e0b0001a1b2c3", "1,234,567", "+1", "(030)", "x-123-y", "http:/broken",
+            "2024–03–01", "01–03–2024", "2024\u{2011}03\u{2011}01", "12\u{A0}345",
         ]
         for _ in 0..<500 {
             // Short numbers, dates and times of any day, and hex ids: never a phone, address or link.
