@@ -19,12 +19,17 @@ struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
         abstract: "Recompute every audit entry's SHA-256 and check that each names its predecessor.",
         discussion: """
             Each entry's hash covers the previous entry's hash, its time, action and detail, so changing, \
-            removing or reordering any entry breaks the chain from there on; the first broken entry is named.
+            removing or reordering any entry breaks the chain from there on; the first broken entry is named. \
+            Removing the newest entries leaves a shorter chain that is still whole: only a head recorded \
+            elsewhere shows it. Keep the head this command prints (or an exported bundle's audit.jsonl), and \
+            give it to a later check with --expect-head: the entry it names must still be in the chain.
 
-            Exit codes: 0 the chain is intact, 10 the archive is missing or not one, 20 the chain is broken.
+            Exit codes: 0 the chain is intact, 10 the archive is missing or not one, 20 the chain is broken \
+            or the expected head is gone.
 
-            Example:
+            Examples:
               qbarchive audit verify --archive chat.sqlite
+              qbarchive audit verify --archive chat.sqlite --expect-head 3f2a9c0d1e2b4a57
             """
     )
 
@@ -33,19 +38,35 @@ struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
 
     mutating func validate() throws {
         try resolveArchive()
+        if let expectHead {
+            guard expectHead.count >= 16, expectHead.count <= 64, expectHead.allSatisfy(\.isHexDigit) else {
+                throw ValidationError("--expect-head takes 16 to 64 hexadecimal digits of an entry's hash")
+            }
+        }
     }
     @Flag(help: "Print the result as JSON.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "A head recorded earlier (its first 16 hex digits or more): the entry must still be in the chain.",
+            valueName: "HEX"))
+    var expectHead: String?
 
     func run() async throws {
         let store = try await AuditCommand.open(archive)
         let entries = try await store.auditEntries()
         let broken = try await store.firstBrokenAuditEntry()
+        let wanted = expectHead?.lowercased()
+        let witnessed = wanted.map { wanted in
+            entries.firstIndex { $0.hash.map { String(format: "%02x", $0) }.joined().hasPrefix(wanted) }
+        }
         if json {
             print(
                 JSONValue.object([
                     "entries": .int(entries.count), "intact": .bool(broken == nil),
                     "first_broken": broken.map { .int(Int($0.id)) } ?? .null,
                     "head": entries.last.map { .string($0.hash.map { String(format: "%02x", $0) }.joined()) } ?? .null,
+                    "expected_head_found": witnessed.map { .bool($0 != nil) } ?? .null,
+                    "entries_after_expected_head": (witnessed ?? nil).map { .int(entries.count - $0 - 1) } ?? .null,
                 ]).jsonString)
         }
         if let broken {
@@ -54,10 +75,19 @@ struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
                     + "its hash does not match its contents and predecessor; entries from there on cannot be trusted",
                 code: ExitCode(20))
         }
+        if let wanted, (witnessed ?? nil) == nil {
+            throw CommandFailure(
+                "audit log SHORTENED: no entry has the expected head \(wanted); that entry, and perhaps others "
+                    + "after it, were removed (the \(entries.count) entries left form a whole chain)",
+                code: ExitCode(20))
+        }
         if !json {
             let head =
                 entries.last.map { ", head " + $0.hash.prefix(8).map { String(format: "%02x", $0) }.joined() } ?? ""
-            print("audit log intact: \(entries.count) entries\(head)")
+            let since = (witnessed ?? nil).map {
+                "; the expected head is entry \($0 + 1), \(entries.count - $0 - 1) after it"
+            }
+            print("audit log intact: \(entries.count) entries\(head)\(since ?? "")")
         }
     }
 }
