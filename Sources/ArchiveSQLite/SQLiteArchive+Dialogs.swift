@@ -1,3 +1,4 @@
+import Archive
 import GRDB
 import QuickBlox
 
@@ -15,8 +16,9 @@ extension SQLiteArchive {
     public func storeDialogs(_ items: [(Dialog, JSONValue)], observedAt time: Int) async throws -> UpsertCounts {
         return try await pool.write { [items] db in
             var counts = UpsertCounts()
-            for (dialog, record) in items {
-                let raw = try Self.withoutErasedLastMessage(dialog, raw: record, db: db).jsonString
+            for (received, record) in items {
+                let (dialog, faceless) = try Self.withoutErasedFace(received, raw: record, db: db)
+                let raw = try Self.withoutErasedLastMessage(dialog, raw: faceless, db: db).jsonString
                 let stored = try String.fetchOne(
                     db.cachedStatement(sql: "SELECT raw FROM dialogs WHERE id = ?"), arguments: [dialog.id])
                 if stored == nil {
@@ -33,6 +35,17 @@ extension SQLiteArchive {
                 try Self.recordMembership(dialogID: dialog.id, occupants: Set(dialog.occupantIDs), time: time, db: db)
             }
             return counts
+        }
+    }
+
+    /// A private dialog with an erased occupant without its name and photo (the erasure cleared them: in most
+    /// apps they are the other person's name and picture), as the server keeps sending them.
+    private static func withoutErasedFace(_ dialog: Dialog, raw: JSONValue, db: Database) throws -> (Dialog, JSONValue)
+    {
+        try PrivateDialogFace.cleared(dialog, record: raw) { occupant in
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND erased_at IS NOT NULL"),
+                arguments: [occupant]) ?? false
         }
     }
 

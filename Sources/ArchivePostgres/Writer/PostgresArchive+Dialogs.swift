@@ -16,7 +16,14 @@ extension PostgresArchive {
             .map(SQLiteText.cut)
         let lastMessageUsers = items.compactMap { $0.0.lastMessage == nil ? nil : $0.0.lastMessageUserID }
         let ids = items.map { SQLiteText.cut($0.0.id) }
+        let privateOccupants = Array(
+            Set(
+                items.filter { $0.0.type == .private && ($0.0.name != nil || $0.0.photo != nil) }
+                    .flatMap(\.0.occupantIDs)))
         return try await transaction { connection in
+            let erasedOccupants = Set(
+                try await connection.ints(
+                    "SELECT id FROM users WHERE id = ANY(\(privateOccupants)) AND erased_at IS NOT NULL"))
             let erasedMessages = Set(
                 try await connection.strings(
                     "SELECT id FROM messages WHERE id = ANY(\(lastMessageIDs)) AND erased_at IS NOT NULL"))
@@ -29,7 +36,11 @@ extension PostgresArchive {
             for try await (id, raw, erased) in rows.decode((String, String, Bool).self) { stored[id] = (raw, erased) }
 
             var counts = UpsertCounts()
-            for (dialog, record) in items {
+            for (received, faced) in items {
+                // An erased person's private dialogs keep no name or photo (``PrivateDialogFace``).
+                let (dialog, record) = PrivateDialogFace.cleared(received, record: faced) {
+                    erasedOccupants.contains($0)
+                }
                 let id = SQLiteText.cut(dialog.id)
                 let erasedLast =
                     dialog.lastMessage != nil

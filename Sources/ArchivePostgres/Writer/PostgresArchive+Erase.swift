@@ -139,6 +139,7 @@ extension PostgresArchive {
             try await eraseProfile(id: id, pseudonym: name, at: time, connection: connection)
             report.users = 1
             report.pseudonym = name
+            try await clearPrivateFaces(of: Int(id), connection: connection)
         }
         if case .dialog(let id) = target {
             let name =

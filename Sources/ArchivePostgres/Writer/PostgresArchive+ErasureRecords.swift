@@ -43,6 +43,25 @@ extension PostgresArchive {
             """)
     }
 
+    /// The private dialogs of an erased person lose their name and photo (``PrivateDialogFace``); records are
+    /// rewritten in Swift, as SQLite's are, so both stay the same bytes.
+    static func clearPrivateFaces(of user: Int, connection: PostgresConnection) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT id, occupant_ids, raw FROM dialogs
+            WHERE type = 3 AND (name IS NOT NULL OR photo IS NOT NULL)
+            """, logger: silent)
+        var faces: [(id: String, raw: String)] = []
+        for try await (id, occupants, raw) in rows.decode((String, String, String).self) {
+            let ids = (try? JSONValue(parsing: occupants))?.arrayValue?.compactMap(\.lenientInt) ?? []
+            if ids.contains(user) { faces.append((id, raw)) }
+        }
+        for face in faces {
+            let raw = PrivateDialogFace.cleared(try JSONValue(parsing: face.raw)).jsonString
+            try await connection.run("UPDATE dialogs SET name = NULL, photo = NULL, raw = \(raw) WHERE id = \(face.id)")
+        }
+    }
+
     /// QuickBlox repeats each dialog's last message in the dialog's record: where that message is erased, or
     /// was sent by an erased person, the copy goes too (`"last_message": null`), as on SQLite. The records are
     /// read and rewritten in Swift, so they stay the canonical JSON every backend stores (`jsonb` would refuse

@@ -191,6 +191,22 @@ extension SQLiteArchive {
                 arguments: [id, name, name, "{\"id\":\(id),\"login\":\"\(name)\"}", time, time, time])
             report.users = db.changesCount
             report.pseudonym = name
+            // A private dialog's name and photo are, in most apps, the other person's name and picture
+            // (subject-access exports leave them out for that reason): the person's private dialogs lose both.
+            let faces = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, raw FROM dialogs
+                    WHERE type = 3 AND EXISTS (SELECT 1 FROM json_each(dialogs.occupant_ids) WHERE value = ?)
+                        AND (name IS NOT NULL OR photo IS NOT NULL)
+                    """,
+                arguments: [id])
+            for face in faces {
+                let raw = PrivateDialogFace.cleared(try JSONValue(parsing: face["raw"] as String)).jsonString
+                try db.execute(
+                    sql: "UPDATE dialogs SET name = NULL, photo = NULL, raw = ? WHERE id = ?",
+                    arguments: [raw, face["id"] as String])
+            }
         }
         if case .dialog(let id) = target {
             let name = "erased dialog " + pseudonym(userID: 0, archiveID: identity + ":dialog:" + id).dropFirst(7)
