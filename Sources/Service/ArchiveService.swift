@@ -58,12 +58,12 @@ public struct ArchiveService: Sendable {
         }
         let timeout = configuration.limits.statementTimeout
         let backendName = DatabaseProbe.backendName(of: configuration.archivePath)
-        var probes = [
-            DatabaseProbe(
-                backend: backendName,
-                reader: try await upkeep.openReader(at: configuration.archivePath, statementTimeout: .seconds(1)),
-                lag: nil)
-        ]
+        var archiveProbe = DatabaseProbe(
+            backend: backendName,
+            reader: try await upkeep.openReader(at: configuration.archivePath, statementTimeout: .seconds(1)),
+            lag: nil)
+        if backendName == "sqlite" { archiveProbe.file = DatabaseProbe.FileIdentity.of(configuration.archivePath) }
+        var probes = [archiveProbe]
         if let readLocation = configuration.readLocation {
             let shownReplica = ServiceConfiguration.shown(readLocation)
             do {

@@ -1,4 +1,5 @@
 import Archive
+import Foundation
 import QuickBlox
 import Synchronization
 
@@ -16,6 +17,9 @@ struct DatabaseProbe: Sendable {
         /// For a replica: whether it is a hot standby, and how far behind its primary it is, in seconds.
         var standby: Bool?
         var lagSeconds: Double?
+        /// A SQLite archive whose path no longer names the file the service opened (moved, or replaced by a
+        /// restored backup): the service still reads and audits the file it opened, so it is not healthy.
+        var replaced = false
 
         /// The JSON `/healthz` shows: never a location, so never a password.
         var json: JSONValue {
@@ -23,6 +27,10 @@ struct DatabaseProbe: Sendable {
             if let latencyMilliseconds { object["latency_ms"] = .int(latencyMilliseconds) }
             if let standby { object["standby"] = .bool(standby) }
             if let lagSeconds { object["replay_lag_seconds"] = .double((lagSeconds * 1000).rounded() / 1000) }
+            if replaced {
+                object["problem"] = .string(
+                    "the archive file at the path is not the one this service opened (moved or replaced): restart it")
+            }
             return .object(object)
         }
     }
@@ -34,6 +42,22 @@ struct DatabaseProbe: Sendable {
     let reader: any ArchiveReader
     /// Reads the replica's lag; `nil` for the archive itself.
     let lag: (@Sendable (any ArchiveReader) async throws -> Double?)?
+    /// A SQLite archive's path and the file (device and inode) it named when the service opened it.
+    var file: FileIdentity?
+
+    /// A file as the kernel names it: the same device and inode are the same file whatever its path.
+    struct FileIdentity: Sendable, Equatable {
+        var path: String
+        var device: UInt64
+        var inode: UInt64
+
+        /// What `path` names now (`nil` when nothing is there).
+        static func of(_ path: String) -> FileIdentity? {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            return FileIdentity(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
+    }
 
     /// The backend a location names: a `postgresql://` or `postgres://` URL, or else a SQLite file.
     static func backendName(of location: String) -> String {
@@ -42,6 +66,11 @@ struct DatabaseProbe: Sendable {
     }
 
     func check() async -> Report {
+        if let file, FileIdentity.of(file.path) != file {
+            var report = Report(backend: backend, reachable: false)
+            report.replaced = true
+            return report
+        }
         let reader = reader
         let lag = lag
         let started = ContinuousClock.now

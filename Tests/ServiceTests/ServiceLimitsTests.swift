@@ -140,6 +140,26 @@ struct ServiceLimitsTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/link.zip"))
     }
 
+    /// The archive file moved or replaced (a restored backup) under a running service: it still reads the file it
+    /// opened, so health says so (503, and why) until it is restarted, rather than ok beside another file's data.
+    @Test(arguments: ["moved", "replaced"])
+    func healthFailsWhenThePathNoLongerNamesTheServedFile(how: String) async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        let path = fixture.archivePath
+        try await fixture.serve { client in
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+            if how == "replaced" { try FileManager.default.copyItem(atPath: path + ".moved", toPath: path) }
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .serviceUnavailable, "\(health.text)")
+            #expect(health.text.contains("not the one this service opened"), "\(health.text)")
+            if how == "replaced" { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: path + ".moved", toPath: path)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
     @Test func aReadPastTheDeadlineIsStoppedAndHealthStillAnswers() async throws {
         let fixture = try await ServiceFixture.make()
         defer { fixture.remove() }
