@@ -160,6 +160,9 @@ struct HoldReleaseCommand: AsyncParsableCommand, ArchiveTaking {
 
     mutating func validate() throws {
         try resolveArchive()
+        guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--reason must say why the hold ends (a case reference)")
+        }
     }
     @Option(help: "Why it ends: required.") var reason: String
 

@@ -71,6 +71,12 @@ struct HoldNamesCommandTests {
                     ["hold", "add", "--archive", archive, "--reason", "case 8", "--user", user])
                 #expect(add.status == 14 && add.stderr.contains("holds no user"), "\(add)")
             }
+            for reason in ["", "   "] {
+                let release = try await CommandRunner.run([
+                    "hold", "release", "1", "--archive", archive, "--reason", reason,
+                ])
+                #expect(release.status == 2 && release.stderr.contains("--reason must say why"), "\(release)")
+            }
             let none = try await CommandRunner.run(["hold", "list", "--archive", archive, "--all"])
             #expect(none.status == 0 && none.stdout.contains("no legal hold"), "\(none)")
 
