@@ -75,6 +75,35 @@ struct ExportAPITests {
         }
     }
 
+    /// An unknown `dialog` is that field's 404, not a query error at position 0; a saved query's error is
+    /// positioned in its own text, as /api/search positions it.
+    @Test func exportErrorsNameTheirFieldAndTheirText() async throws {
+        let fixture = try await ServiceFixture.make()
+        defer { fixture.remove() }
+        try "refund and from:nosuchuser\n".write(
+            toFile: fixture.queriesDirectory + "/badq.qbq", atomically: true, encoding: .utf8)
+        try await fixture.serve { client in
+            for body in [#"{"dialog": "nosuchdialog", "where": "refund"}"#, #"{"dialog": "nosuchdialog"}"#] {
+                let response = try await client.execute(
+                    uri: "/api/exports", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: body))
+                #expect(response.status == .notFound, "\(body): \(response.text)")
+                #expect(try response.json["error"]?["message"]?.stringValue?.contains("dialog field") == true)
+            }
+            let exported = try await client.execute(
+                uri: "/api/exports", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"where": "@badq"}"#))
+            let searched = try await client.execute(uri: "/api/search?q=%40badq", method: .get)
+            #expect(exported.status == .badRequest && searched.status == .badRequest)
+            for key in ["query", "position", "length", "code"] {
+                #expect(try exported.json["error"]?[key] == searched.json["error"]?[key], "\(key): \(exported.text)")
+            }
+            #expect(try exported.json["error"]?["query"] == .string("refund and from:nosuchuser"))
+            let listed = try await client.execute(uri: "/api/exports", method: .get).json
+            #expect(listed["exports"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
     /// A cross-site form or `text/plain` post (no CORS preflight) must not start an export.
     @Test func onlyJSONBodiesStartAnExport() async throws {
         let fixture = try await ServiceFixture.make()

@@ -80,15 +80,20 @@ extension ArchiveService {
     private func makeExport(body: [UInt8], context: ServiceContext) async throws -> Response {
         let request = try ExportRequest(body: body)
         let now = ArchiveTime.now()
+        // A saved query's own text: errors are positioned in it, as /api/search positions them.
+        let whereText = try request.whereText.map { try parse($0).text }
         let selection: ExportSelection
         do {
             selection = try ExportSelection(
-                whereText: try request.whereText.map { try parse($0).text }, dialogID: request.dialog,
-                since: request.since, until: request.until, now: now)
+                whereText: whereText, dialogID: request.dialog, since: request.since, until: request.until, now: now)
         } catch let error as QueryError {
-            throw ServiceError.invalidQuery(error, query: request.whereText ?? "")
+            throw ServiceError.invalidQuery(error, query: whereText ?? "")
         } catch let error as ExportError {
             throw ServiceError.badRequest(error.localizedDescription)
+        }
+        // An unknown `dialog` is that field's error (404), not the query's.
+        if let dialog = request.dialog, try await archive.dialogSummary(id: dialog) == nil {
+            throw ServiceError.notFound("no archived dialog has the id \(dialog) (the dialog field)")
         }
         try PrivateFiles.createDirectory(atPath: configuration.exportsDirectory)
         let folder = ExportsFolder(path: configuration.exportsDirectory, limits: configuration.limits)
@@ -121,7 +126,7 @@ extension ArchiveService {
         let archive = archive
         let result: ExportJob.Result
         do {
-            result = try await answering(request.whereText ?? "") {
+            result = try await answering(whereText ?? "") {
                 try await OwnThread.run {
                     try await job.run(archive: archive, path: path, auditing: auditing, at: now)
                 }
