@@ -59,6 +59,17 @@ struct WebUITests {
             #expect(html.contains("<span id=\"result-shown\">showing "))
             let nothing = try await client.execute(uri: "/search?q=zzqqxx", method: .get).text
             #expect(nothing.contains("No archived message matches this query, as understood above."))
+            // A page past the last: never "no message matches", and the way back leads to the last page.
+            let everything = try await client.execute(uri: "/api/search?q=date%3E2000&limit=1", method: .get).json
+            let total = try #require(everything["total"]?.lenientInt)
+            try #require(total > 0)
+            let lastPage = (total - 1) / 50 * 50
+            for offset in [total, total + 1, total + 1000] {
+                let past = try await client.execute(uri: "/search?q=date%3E2000&offset=\(offset)", method: .get).text
+                #expect(!past.contains("No archived message matches"), "offset \(offset)")
+                #expect(past.contains("this page starts after the last one"), "offset \(offset)")
+                #expect(past.contains("offset=\(lastPage)"), "offset \(offset)")
+            }
             #expect(nothing.contains("Understood as: <bdi>word &quot;zzqqxx&quot;</bdi>"))
             for sort in ["size", "DATE", "-rank", "%20date"] {
                 let refused = try await client.execute(uri: "/search?q=wire&sort=\(sort)", method: .get)

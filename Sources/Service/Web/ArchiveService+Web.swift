@@ -99,15 +99,24 @@ extension ArchiveService {
                 let (hits, total, summary) = (page.hits, page.total, page.summary)
                 try await audit.record("search", by: context, via: "web", ["q": .string(text), "results": .int(total)])
                 let highlighter = Highlighter(query: query)
+                // A page past the last one says so, and leads back to the last page: "no message matches" is
+                // only ever said when none does.
+                let pastTheLast = hits.isEmpty && total > 0
+                let lastPage = total == 0 ? 0 : (total - 1) / pageSize * pageSize
                 view.results = SearchPageView.Results(
                     count: total, understoodAs: summary,
-                    shown: SearchRunner.shownLine(shown: hits.count, total: total, offset: offset)
-                        .replacingOccurrences(of: " — --limit, --offset or --all for more", with: ""),
+                    shown: pastTheLast
+                        ? "showing none of \(NumberText.grouped(total)) matching messages: this page starts after "
+                            + "the last one"
+                        : SearchRunner.shownLine(shown: hits.count, total: total, offset: offset)
+                            .replacingOccurrences(of: " — --limit, --offset or --all for more", with: ""),
                     from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
                     hits: hits.map { MessageView($0, highlighter: highlighter, snippetWidth: 160, query: text) },
-                    empty: hits.isEmpty,
+                    empty: total == 0,
                     previous: offset > 0
-                        ? SearchPageView.href(query: text, offset: max(0, offset - pageSize), sort: sort.rawValue)
+                        ? SearchPageView.href(
+                            query: text, offset: pastTheLast ? lastPage : max(0, offset - pageSize), sort: sort.rawValue
+                        )
                         : nil,
                     next: offset + hits.count < total
                         ? SearchPageView.href(query: text, offset: offset + pageSize, sort: sort.rawValue) : nil)
