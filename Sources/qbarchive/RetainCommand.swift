@@ -37,7 +37,7 @@ struct RetainCommand: AsyncParsableCommand, ArchiveTaking {
     mutating func validate() throws {
         try resolveArchive()
         guard let seconds = DurationText.seconds(olderThan), seconds >= 86_400 else {
-            throw ValidationError("--older-than \(olderThan) is not a duration of a day or more (730d, 2160h)")
+            throw ValidationError("--older-than \(olderThan) is not a duration of a day or more (730d, 104w, 2160h)")
         }
     }
 

@@ -118,4 +118,22 @@ struct HoldRetainCommandTests {
             }
         }
     }
+
+    /// Weeks are a unit of --older-than (26w is 182 days); months and years, whose length depends on the
+    /// calendar, are refused with the units that work.
+    @Test func retentionTakesWeeks() async throws {
+        try await SearchCommandTests.withArchive { archive, _ in
+            let now = 1_800_000_000
+            for (text, days) in [("26w", 182), ("182d", 182), ("4368h", 182)] {
+                let run = try await CommandRunner.run(
+                    ["retain", "--archive", archive, "--older-than", text, "--json", "--now", "\(now)"])
+                #expect(run.status == 0, "\(text): \(run)")
+                #expect(try JSONValue(parsing: run.stdout)["cutoff"] == .string(ISO8601.format(now - days * 86_400)))
+            }
+            for text in ["6mo", "1y", "0w", "w"] {
+                let run = try await CommandRunner.run(["retain", "--archive", archive, "--older-than", text])
+                #expect(run.status == 2 && run.stderr.contains("104w"), "\(text): \(run)")
+            }
+        }
+    }
 }
