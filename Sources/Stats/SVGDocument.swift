@@ -28,6 +28,9 @@ struct SVGDocument {
             default:
                 let v = scalar.value
                 if v < 0x20 || (0xFFFE...0xFFFF).contains(v) { continue }
+                // Bidi embeddings, overrides and isolates: a tooltip (`<title>`) cannot isolate them as HTML's
+                // <bdi> does, so a name holding U+202E would show "evil: 93 messages" reversed.
+                if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) { continue }
                 out.unicodeScalars.append(scalar)
             }
         }
