@@ -400,6 +400,8 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: [
+                "ArchiveTestSupport",
+                "Stats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "QuickBlox",
                 "QueryLanguage",
