@@ -32,11 +32,11 @@ public struct Redaction: Sendable, Hashable {
                 // A scheme and everything up to white space or a quote/bracket; or a bare www. host. A
                 // sentence's final punctuation is left out by the lookbehind; a closing parenthesis that
                 // balances one inside the URL is taken back in by ``Redactor`` (`…/Fish_(food)`).
-                #"(?i)\b(?:(?:https?|ftp)://|www\.)[^\s<>"'`]+(?<![.,;:!?)\]}'"])"#
+                return #"(?i)\b(?:(?:https?|ftp)://|www\.)[^\s<>"'`]+(?<![.,;:!?)\]}'"])"#
             case .emails:
                 // Letters and digits of any script in the local part (an apostrophe inside it too: O'Neil) and
                 // the domain; a dotted domain whose last label is letters (`a@b.example`, `мария@почта.рф`).
-                #"[\p{L}\p{N}._%+\-]+(?:'[\p{L}\p{N}._%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"#
+                return #"[\p{L}\p{N}._%+\-]+(?:'[\p{L}\p{N}._%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"#
             case .phones:
                 // An optional +country code (with a one-digit group after it: +33 6 12 …), an optional (area
                 // code), then groups of two to four digits separated by at most one space (any: the no-break
@@ -44,7 +44,10 @@ public struct Redaction: Sendable, Hashable {
                 // en dash too) — so a lone digit beside a number ("room 2 0171 …") is not taken in; not inside
                 // a word or a longer number. `+` may be full-width (＋). The digit count (7–15, E.164's most)
                 // and the date rule are checked on each match (``Redactor``).
-                #"(?<![\p{L}\p{N}_+＋.\-\x{2010}-\x{2015}])(?:[+＋]\d{1,3}[\p{Zs}.\-\x{2010}-\x{2015}]?(?:\d[\p{Zs}.\-\x{2010}-\x{2015}])?)?(?:\(\d{1,4}\)[\p{Zs}.\-\x{2010}-\x{2015}]?)?\d{2,4}(?:[\p{Zs}.\-\x{2010}-\x{2015}]?\d{2,4}){1,6}(?![\p{L}\p{N}_]|[.\-\x{2010}-\x{2015}]\d)"#
+                let separator = #"[\p{Zs}.\-\x{2010}-\x{2015}]"#
+                return #"(?<![\p{L}\p{N}_+＋.\-\x{2010}-\x{2015}])(?:[+＋]\d{1,3}\#(separator)?(?:\d\#(separator))?)?"#
+                    + #"(?:\(\d{1,4}\)\#(separator)?)?\d{2,4}(?:\#(separator)?\d{2,4}){1,6}"#
+                    + #"(?![\p{L}\p{N}_]|[.\-\x{2010}-\x{2015}]\d)"#
             }
         }
     }

@@ -57,14 +57,14 @@ struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
         let broken = try await store.firstBrokenAuditEntry()
         let wanted = expectHead?.lowercased()
         let witnessed = wanted.map { wanted in
-            entries.firstIndex { $0.hash.map { String(format: "%02x", $0) }.joined().hasPrefix(wanted) }
+            entries.firstIndex { $0.hashHex.hasPrefix(wanted) }
         }
         if json {
             print(
                 JSONValue.object([
                     "entries": .int(entries.count), "intact": .bool(broken == nil),
                     "first_broken": broken.map { .int(Int($0.id)) } ?? .null,
-                    "head": entries.last.map { .string($0.hash.map { String(format: "%02x", $0) }.joined()) } ?? .null,
+                    "head": entries.last.map { .string($0.hashHex) } ?? .null,
                     "expected_head_found": witnessed.map { .bool($0 != nil) } ?? .null,
                     "entries_after_expected_head": (witnessed ?? nil).map { .int(entries.count - $0 - 1) } ?? .null,
                 ]).jsonString)
@@ -83,7 +83,7 @@ struct AuditVerifyCommand: AsyncParsableCommand, ArchiveTaking {
         }
         if !json {
             let head =
-                entries.last.map { ", head " + $0.hash.prefix(8).map { String(format: "%02x", $0) }.joined() } ?? ""
+                entries.last.map { ", head " + $0.hashHex.prefix(16) } ?? ""
             let since = (witnessed ?? nil).map {
                 "; the expected head is entry \($0 + 1), \(entries.count - $0 - 1) after it"
             }

@@ -36,13 +36,16 @@ enum HoldCheck {
     }
 
     /// A hold's query with its names pinned to ids (``Archive/ArchiveReader/pinningNames(_:)``), checked to keep
-    /// exactly what the query as typed keeps now.
-    static func pinned(_ text: String, in store: any ArchiveReader, now: Int) async throws -> String {
-        let pinned = try await store.pinningNames(try QueryParser(now: now).parse(text))
-        guard pinned != text else { return text }
+    /// exactly what the query as typed keeps now (else the text as typed), and the ids it keeps.
+    static func pinned(_ text: String, in store: any ArchiveReader, now: Int) async throws
+        -> (text: String, kept: Set<String>)
+    {
         let typed = try await ids(matching: text, in: store, now: now)
-        guard (try? await ids(matching: pinned, in: store, now: now)) == typed else { return text }
-        return pinned
+        let pinned = try await store.pinningNames(try QueryParser(now: now).parse(text))
+        guard pinned != text, (try? await ids(matching: pinned, in: store, now: now)) == typed else {
+            return (text, typed)
+        }
+        return (pinned, typed)
     }
 
     /// The ids of the messages `hold` keeps. A query hold's relative dates (`date > 30d`, `after:yesterday`) are

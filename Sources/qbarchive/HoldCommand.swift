@@ -53,36 +53,37 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
         let placed = ArchiveTime.now()  // a query's relative dates are read from this moment while the hold stands
         let kind: LegalHold.Kind
         let target: String
+        // What the hold keeps, counted before it is recorded: a hold is never recorded that could not be counted.
+        let kept: Int
         if let user {
-            // An id must be one the archive knows (as a user or a sender), as a login must: a hold is never
-            // recorded that could not be counted.
+            // An id must be one the archive knows (as a user or a sender), as a login must.
             guard let id = try await HoldCheck.userID(user, in: store),
-                (try? await HoldCheck.ids(matching: "sender_id = \(id)", in: store)) != nil
+                let ids = try? await HoldCheck.ids(matching: "sender_id = \(id)", in: store, now: placed)
             else {
                 throw CommandFailure(
                     "--user \(user): the archive holds no user with this id or login", code: ExitCode(14))
             }
-            (kind, target) = (.user, id)
+            (kind, target, kept) = (.user, id, ids.count)
         } else if let dialog {
             guard try await store.dialogSummary(id: dialog) != nil else {
                 throw CommandFailure("--dialog \(dialog): the archive holds no dialog with this id", code: ExitCode(14))
             }
-            (kind, target) = (.dialog, dialog)
+            let ids = try await HoldCheck.ids(matching: "dialog = \"\(dialog)\"", in: store, now: placed)
+            (kind, target, kept) = (.dialog, dialog, ids.count)
         } else {
             let text = query ?? ""
-            let pinned: String
+            let pinned: (text: String, kept: Set<String>)
             do {
                 pinned = try await HoldCheck.pinned(text, in: store, now: placed)
             } catch let error as QueryError {
                 throw QueryInput.failure(error, query: text)
             }
-            if pinned != text, !json {
-                print("names pinned to the ids they stand for now: \(text) → \(pinned)")
+            if pinned.text != text, !json {
+                print("names pinned to the ids they stand for now: \(text) → \(pinned.text)")
             }
-            (kind, target) = (.query, pinned)
+            (kind, target, kept) = (.query, pinned.text, pinned.kept.count)
         }
         let hold = try await store.addHold(kind: kind, target: target, reason: reason, at: placed)
-        let kept = try await HoldCheck.ids(kept: hold, in: store).count
         if json {
             print(HoldListCommand.json(hold, kept: kept).jsonString)
         } else {

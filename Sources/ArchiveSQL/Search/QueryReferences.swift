@@ -182,10 +182,8 @@ private struct Directory {
     static func distance(_ wanted: String, _ name: String) -> Int {
         var best = EditDistance.between(wanted, name)
         guard best > 0, wanted.count >= 3 else { return best }
-        if name.hasPrefix(wanted) || name.split(separator: " ").contains(where: { $0.hasPrefix(wanted) }) {
-            best = min(best, 1)
-        }
         let words = name.split(separator: " ")
+        if name.hasPrefix(wanted) || words.contains(where: { $0.hasPrefix(wanted) }) { best = min(best, 1) }
         if words.count > 1 {
             for word in words { best = min(best, EditDistance.between(wanted, String(word)) + 1) }
         }

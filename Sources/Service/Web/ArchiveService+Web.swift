@@ -106,8 +106,8 @@ extension ArchiveService {
                 view.results = SearchPageView.Results(
                     count: total, understoodAs: summary,
                     shown: pastTheLast
-                        ? "showing none of \(NumberText.grouped(total)) matching messages: this page starts after "
-                            + "the last one"
+                        ? "showing none of \(NumberText.grouped(total)) matching "
+                            + (total == 1 ? "message" : "messages") + ": this page starts after the last one"
                         : SearchRunner.shownLine(shown: hits.count, total: total, offset: offset)
                             .replacingOccurrences(of: " — --limit, --offset or --all for more", with: ""),
                     from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
