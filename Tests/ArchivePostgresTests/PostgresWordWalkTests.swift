@@ -181,38 +181,49 @@ struct PostgresWordWalkTests {
     /// Rows of `messages` fetched by index scans so far, once every other client connection to the database
     /// ended (a backend writes its counters as it exits, before it leaves `pg_stat_activity`). Autovacuum's
     /// workers are not waited for: they fetch nothing by index, and nothing makes them end while the test waits.
-    /// Up to 60 s: twice, in sharded runs on a loaded machine, a connection outlasted 30 s (its state is recorded).
+    /// Every statement runs on one connection: through the pool, a second connection of this very check (idle,
+    /// its last query the counter's) was counted as another client, and the wait never ended on a loaded machine.
     static func messagesFetchedByIndex(_ location: PostgresLocation) async throws -> Int {
         try await withClient(location) { client in
-            for _ in 0..<1200 {
-                let others = try await column(
-                    client,
-                    """
+            try await client.withConnection { connection in
+                func column<Value: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: Value.Type)
+                    async throws -> [Value]
+                {
+                    var values: [Value] = []
+                    for try await value in try await connection.query(query, logger: PostgresArchive.silent)
+                        .decode(Value.self)
+                    {
+                        values.append(value)
+                    }
+                    return values
+                }
+                let others: PostgresQuery = """
                     SELECT count(*) FROM pg_stat_activity
                     WHERE datname = current_database() AND pid <> pg_backend_pid()
                       AND backend_type = 'client backend'
-                    """, as: Int.self)
-                _ = try await column(client, "SELECT pg_stat_clear_snapshot()::text", as: String.self)
-                let fetched =
-                    try await column(
-                        client,
-                        "SELECT CAST(COALESCE(idx_tup_fetch, 0) AS bigint) FROM pg_stat_user_tables WHERE relname = 'messages'",
-                        as: Int.self
-                    ).first ?? 0
-                if others.first == 0 { return fetched }
-                try await Task.sleep(for: .milliseconds(50))
+                    """
+                for _ in 0..<600 {
+                    let count = try await column(others, as: Int.self)
+                    _ = try await column("SELECT pg_stat_clear_snapshot()::text", as: String.self)
+                    let fetched =
+                        try await column(
+                            "SELECT CAST(COALESCE(idx_tup_fetch, 0) AS bigint) FROM pg_stat_user_tables WHERE relname = 'messages'",
+                            as: Int.self
+                        ).first ?? 0
+                    if count.first == 0 { return fetched }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                // Who is still there, for whoever reads the failure.
+                let open = try await column(
+                    """
+                    SELECT concat_ws(' | ', application_name, state, wait_event_type, wait_event,
+                        CAST(now() - backend_start AS text), left(query, 120))
+                    FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """, as: String.self)
+                Issue.record("connections to the archive were still open after 30 s: \(open)")
+                return 0
             }
-            // Who is still there, for whoever reads the failure (seen twice in sharded runs on a loaded machine).
-            let open = try await column(
-                client,
-                """
-                SELECT concat_ws(' | ', application_name, state, wait_event_type, wait_event,
-                    CAST(now() - backend_start AS text), left(query, 120))
-                FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
-                """, as: String.self)
-            Issue.record("connections to the archive were still open after 60 s: \(open)")
-            return 0
         }
     }
 }
