@@ -13,10 +13,11 @@ extension ParserState {
             return .string(text)
         case .senderID, .recipientID, .hiddenFor:
             // Spaces around a listed value (`sender_id[in]=1,%202`) are no part of an id or a login.
+            // Digits name an id; in quotes they are a login (`from:"447700900123"`, a phone number as login).
             let text = text.trimmingCharacters(in: .whitespaces)
-            if let id = Int(text) { return .int(id) }
+            if !quoted, let id = Int(text) { return .int(id) }
             guard !text.isEmpty else { throw error(at: range, "an empty login", hint: "give a user id or a login") }
-            if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            if !quoted, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 throw error(at: range, "`\(shown)` is too large for a user id", hint: "user ids have at most 18 digits")
             }
             return .login(text)

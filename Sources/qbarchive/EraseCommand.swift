@@ -41,7 +41,10 @@ struct EraseCommand: AsyncParsableCommand, ArchiveTaking {
 
     @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
         String = ""
-    @Option(help: ArgumentHelp("A person, by numeric id or login.", valueName: "ID|LOGIN")) var user: String?
+    @Option(
+        help: ArgumentHelp(
+            "A person, by numeric id or login; id:N or login:TEXT when digits could be either.",
+            valueName: "ID|LOGIN")) var user: String?
     @Option(help: ArgumentHelp("A dialog, by id.", valueName: "ID")) var dialog: String?
     @Option(help: ArgumentHelp("One message, by id.", valueName: "ID")) var message: String?
     @Option(help: "Why (recorded in the erasure register and the audit log; no personal data here).")
@@ -74,6 +77,15 @@ struct EraseCommand: AsyncParsableCommand, ArchiveTaking {
         let report: ErasureReport
         do {
             _ = try await store.purgeErased()  // an earlier erasure cut short first
+            var target = self.target
+            if let user {
+                guard let id = try await UserReference(text: user).resolve(in: store) else {
+                    throw CommandFailure(
+                        "the archive holds no user with the id or login \(user) (an erased user's login is a "
+                            + "pseudonym; give the id)", code: ExitCode(14))
+                }
+                target = .user(String(id))
+            }
             let holdsSeen = try await HoldCheck.newest(store)
             if let hold = try await HoldCheck.blocking(target, in: store) {
                 throw CommandFailure(

@@ -265,18 +265,10 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
 
     /// `--subject`: the user (an id, else a login) and the dialogs their membership history names.
     static func subject(_ text: String, in store: any ArchiveReader) async throws -> ExportSelection.Subject {
-        let id: Int?
-        if let number = Int(text), number > 0 {
-            id = try await store.withSnapshot { snapshot in
-                for try await batch in snapshot.users(ids: [number]) where !batch.isEmpty { return number }
-                return nil
-            }
-        } else {
-            id = try await store.userID(login: text)
-        }
+        let id = try await UserReference(text: text, option: "--subject").resolve(in: store)
         guard let id else {
             throw CommandFailure(
-                "--subject \(text): the archive holds no user with this \(Int(text) == nil ? "login" : "id"), so "
+                "--subject \(text): the archive holds no user with this id or login, so "
                     + "nothing was exported (a subject-access export names someone the archive knows; "
                     + "`qbarchive search --archive A 'from:NAME'` finds a sender by name)", code: .usage)
         }

@@ -69,10 +69,10 @@ enum HoldCheck {
         }
     }
 
-    /// A user given by id or login, as the numeric id holds record (`nil` when the archive has no such user).
+    /// A user given as `--user` gives them (``UserReference``), as the numeric id holds record (`nil` when the
+    /// archive has no such user).
     static func userID(_ text: String, in store: any ArchiveReader) async throws -> String? {
-        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) { return text }
-        return try await store.userID(login: text).map(String.init)
+        try await UserReference(text: text).resolve(in: store).map(String.init)
     }
 
     /// The first hold in force that keeps part of what `target` would erase, if any. A target the archive does

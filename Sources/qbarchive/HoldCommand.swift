@@ -32,7 +32,10 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
 
     @Option(help: "The archive: a SQLite file, or a postgresql:// URL; QB_ARCHIVE when not given.") var archive:
         String = ""
-    @Option(help: ArgumentHelp("A person, by numeric id or login.", valueName: "ID|LOGIN")) var user: String?
+    @Option(
+        help: ArgumentHelp(
+            "A person, by numeric id or login; id:N or login:TEXT when digits could be either.",
+            valueName: "ID|LOGIN")) var user: String?
     @Option(help: ArgumentHelp("A dialog, by id.", valueName: "ID")) var dialog: String?
     @Option(help: ArgumentHelp("A query in the moderation language.", valueName: "QUERY")) var query: String?
     @Option(help: "Why (a case reference): required.") var reason: String
@@ -57,7 +60,7 @@ struct HoldAddCommand: AsyncParsableCommand, ArchiveTaking {
         let kept: Int
         if let user {
             // An id must be one the archive knows (as a user or a sender), as a login must.
-            guard let id = try await HoldCheck.userID(user, in: store),
+            guard let id = try await UserReference(text: user).resolve(in: store).map(String.init),
                 let ids = try? await HoldCheck.ids(matching: "sender_id = \(id)", in: store, now: placed)
             else {
                 throw CommandFailure(

@@ -64,7 +64,7 @@ struct QueryResolutionTests {
         #expect(login.hint?.hasPrefix("the nearest are user3 (User 3, user 3)") == true)
         #expect(login.position == 7 && login.length == 9)
         let id = try #require(try await error(corpus, "to:999"))
-        #expect(id.message == "no archived user has the id 999, and no archived message names it")
+        #expect(id.message == "no archived user has the id or login 999, and no archived message names it")
         let dialog = try #require(try await error(corpus, #"in:"Room 1 cafe bar""#))
         #expect(dialog.message.hasPrefix("no archived dialog has the id or name"))
         #expect(dialog.hint?.contains("\"Room 1 café\"") == true)

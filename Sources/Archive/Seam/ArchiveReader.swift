@@ -143,6 +143,8 @@ public protocol ArchiveReader: Sendable {
     func holds() async throws -> [LegalHold]
     /// The id of the archived user with this login, if any.
     func userID(login: String) async throws -> Int?
+    /// Whether the archive knows the user `id`: as a user, or as the sender of an archived message.
+    func knowsUser(id: Int) async throws -> Bool
 
     /// Copies the archive's database, consistent as of one instant, into a new archive at `target` while
     /// others read and write it, and checks the copy; an existing `target` is refused unless `replace`.

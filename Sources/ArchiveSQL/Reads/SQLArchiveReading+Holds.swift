@@ -6,6 +6,15 @@ extension SQLArchiveReading {
         try await sql.read { connection in try connection.fetchInt("SELECT id FROM users WHERE login = \(login)") }
     }
 
+    /// Whether `id` is an archived user or the sender of an archived message.
+    public func knowsUser(id: Int) async throws -> Bool {
+        try await sql.read { connection in
+            try connection.fetchInt(
+                "SELECT 1 FROM users WHERE id = \(id) UNION ALL SELECT 1 FROM messages WHERE sender_id = \(id) LIMIT 1"
+            ) != nil
+        }
+    }
+
     /// Every hold, in force or released, oldest first.
     public func holds() async throws -> [LegalHold] {
         try await sql.read { connection in

@@ -44,7 +44,9 @@ extension QueryReferences {
                 guard let found = users[text] else { return nil }
                 named = true
                 values += found.map { String($0.id) }
-            case (_, .int(let id)):
+            case (_, .int(let typed)):
+                let id = userID(typed, predicate.field)
+                if id != typed { named = true }  // digits that were a login
                 values.append(String(id))
             default:
                 return nil

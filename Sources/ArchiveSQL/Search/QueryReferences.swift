@@ -60,10 +60,14 @@ struct QueryReferences {
                 references.users[text] = found
             case (let field, .int(let id)):
                 guard references.usersByID[id] == nil else { continue }
-                guard let user = try directory.user(id: id, field: field) else {
+                // An id the archive does not know may be a login made of digits (a phone number): that user.
+                guard
+                    let user = try directory.user(id: id, field: field)
+                        ?? directory.user(login: String(id))
+                else {
                     throw QueryError(
                         position: predicate.range.lowerBound, length: predicate.range.count,
-                        message: "no archived user has the id \(id), and no archived message names it",
+                        message: "no archived user has the id or login \(id), and no archived message names it",
                         hint: "check the number; a login or a full name works too (from:alice)")
                 }
                 references.usersByID[id] = user
@@ -94,6 +98,15 @@ struct QueryReferences {
             return usersByID[id]?.label
         default:
             return nil
+        }
+    }
+
+    /// The id a user id of a query stands for: itself, or — when the archive has no user with that id — the
+    /// user whose login is those digits.
+    func userID(_ typed: Int, _ field: QueryField) -> Int {
+        switch field {
+        case .senderID, .recipientID, .hiddenFor: return usersByID[typed]?.id ?? typed
+        default: return typed
         }
     }
 }
@@ -132,6 +145,11 @@ private struct Directory {
         default: return QueryReferences.User(id: id)
         }
         return try connection.fetchInt(seen) == nil ? nil : QueryReferences.User(id: id)
+    }
+
+    /// The user whose login is exactly `login`, if any.
+    func user(login: String) throws -> QueryReferences.User? {
+        try connection.fetchOne("SELECT id, login, full_name FROM users WHERE login = \(login)", Self.user)
     }
 
     /// The dialogs whose id is `text`, else those whose name folds to the same words.

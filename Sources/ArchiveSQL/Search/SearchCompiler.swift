@@ -115,7 +115,7 @@ struct SearchCompiler {
     /// The bound values a query value stands for: one, or every user or dialog a name resolved to.
     private func sqlValues(_ value: QueryValue, _ predicate: QueryPredicate) throws(QueryError) -> [SQLValue] {
         switch value {
-        case .int(let number): return [number.sqlValue]
+        case .int(let number): return [references.userID(number, predicate.field).sqlValue]
         case .bool(let flag): return [(flag ? 1 : 0).sqlValue]
         case .period(let start, _): return [start.sqlValue]
         case .string(let text):
