@@ -34,9 +34,16 @@ public struct Redaction: Sendable, Hashable {
                 // balances one inside the URL is taken back in by ``Redactor`` (`…/Fish_(food)`).
                 return #"(?i)\b(?:(?:https?|ftp)://|www\.)[^\s<>"'`]+(?<![.,;:!?)\]}'"])"#
             case .emails:
-                // Letters and digits of any script in the local part (an apostrophe inside it too: O'Neil) and
-                // the domain; a dotted domain whose last label is letters (`a@b.example`, `мария@почта.рф`).
-                return #"[\p{L}\p{N}._%+\-]+(?:'[\p{L}\p{N}._%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"#
+                // Letters (with their combining marks: a decomposed `é`) and digits of any script in the local
+                // part (an apostrophe inside it too: O'Neil) and the domain; a dotted domain whose last label is
+                // letters (`a@b.example`, `мария@почта.рф`). The at sign and dots also full-width, as CJK input
+                // methods type them (`ａｌｉｃｅ＠ｅｘａｍｐｌｅ．ｃｏｍ`): a reader still sees the address. Not the
+                // ideographic full stop `。`: it ends sentences after @mentions (`谢谢@小明。好的`).
+                let local = #"[\p{L}\p{M}\p{N}._%+\-＿％＋－．]"#
+                let label = #"[\p{L}\p{M}\p{N}\-－]"#
+                let dot = #"[.．]"#
+                return local + "+(?:['’]" + local + "+)*[@＠﹫]" + label + "+(?:" + dot + label + "+)*" + dot
+                    + #"(?:\p{L}\p{M}*){2,}"#
             case .phones:
                 // An optional +country code (with a one-digit group after it: +33 6 12 …), an optional (area
                 // code), then groups of two to four digits separated by at most one space (any: the no-break

@@ -101,6 +101,22 @@ struct RedactorTests {
         }
     }
 
+    /// Addresses as a full-width keyboard or a decomposed accent writes them: each whole; mentions kept.
+    @Test(arguments: [
+        "ａｌｉｃｅ＠ｅｘａｍｐｌｅ．ｃｏｍ", "alice＠example.com", "alice@example．com", "ｂｏｂ﹫ｍａｉｌ．ｅｘａｍｐｌｅ",
+        "jose\u{301}@example.com", "jos\u{E9}@exa\u{301}mple.org", "o’neil@example.ie", "ｍａｒｉａ＿９９＠почта．рф",
+        "user@domain.cafe\u{301}",
+    ])
+    func fullWidthAndDecomposedAddressesAreWhole(address: String) throws {
+        let redactor = Redactor(try Redaction(list: "emails"))
+        for (before, after) in [("mail", "now"), ("邮件", "谢谢"), ("(", ")")] {
+            #expect(redactor.redact("\(before) \(address) \(after)") == "\(before) [email] \(after)", "\(address)")
+        }
+        for kept in ["谢谢@小明。好的", "ｕｓｅｒ＠ｌｏｃａｌｈｏｓｔ", "@ａｌｉｃｅ", "ｘ＠ｙ"] {
+            #expect(redactor.redact("a \(kept) b") == "a \(kept) b", "\(kept)")
+        }
+    }
+
     @Test func lookalikesStayAsTheyAre() throws {
         let redactor = Redactor(try Redaction(list: "all"))
         var rng = SeededRandom(seed: 99)

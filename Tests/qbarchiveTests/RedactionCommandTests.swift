@@ -141,8 +141,8 @@ struct RedactionCommandTests {
         let cases: [([String], String)] = [
             (["--redact", "emails,ssn"], "\"ssn\""), (["--redact-pattern", "(unclosed"], "(unclosed"),
             (["--redact-pattern", "x*"], "matches the empty text"),
-            (["--subject", "nobody"], "no user with this login"),
-            (["--subject", "999"], "no user with this id"),
+            (["--subject", "nobody"], "no user with this id or login"),
+            (["--subject", "999"], "no user with this id or login"),
         ]
         for (options, says) in cases {
             let out = fixture.directory.file("never.jsonl")
