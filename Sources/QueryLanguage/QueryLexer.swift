@@ -10,12 +10,16 @@ import QuickBlox
 /// comma-separated. Every step consumes at least one Character and nothing is rescanned, so the
 /// lexer is linear in the input whatever it is.
 struct QueryLexer {
+    /// The query as typed: the text of words, phrases and values.
     private let characters: [Character]
+    /// What each Character stands for in the syntax (``syntax(of:)``): what the lexer decides on.
+    private let syntax: [Character]
     private var index = 0
     private var tokens: [QueryToken] = []
 
     private init(_ characters: [Character]) {
         self.characters = characters
+        syntax = characters.map(Self.syntax(of:))
     }
 
     /// The tokens of `characters`, or the first lexical error (an unterminated quote, a lone `!`).
@@ -27,10 +31,12 @@ struct QueryLexer {
 
     private mutating func run() throws(QueryError) {
         while index < characters.count {
-            let character = characters[index]
+            let character = syntax[index]
             let start = index
             switch character {
-            case _ where character.isWhitespace: index += 1
+            case _ where character.isWhitespace:
+                // A mark or modifier typed after a space joins it: it starts the word that follows.
+                if Self.tail(of: characters[index]).isEmpty { index += 1 } else { try word(afterSpace: true) }
             case "(": emit(.openParenthesis, from: start, length: 1)
             case ")": emit(.closeParenthesis, from: start, length: 1)
             case ",": emit(.comma, from: start, length: 1)
@@ -66,7 +72,7 @@ struct QueryLexer {
     }
 
     private func next(_ offset: Int) -> Character? {
-        index + offset < characters.count ? characters[index + offset] : nil
+        index + offset < syntax.count ? syntax[index + offset] : nil
     }
 
     /// Whether the `-` (or `!`) here negates the term after it (`-spam`, `-2024`, `-(a b)`, `--spam`,
@@ -80,7 +86,7 @@ struct QueryLexer {
         guard let following = next(1), !following.isWhitespace, following != "=" else { return false }
         guard let last = tokens.last else { return true }  // nothing before it: the query starts here
         if case .comparison = last.kind { return false }
-        let previous = characters[index - 1]
+        let previous = syntax[index - 1]
         if previous.isWhitespace || previous == "(" || previous == "&" { return true }
         // Right after a token that ends here: a negation (`--spam`, `!-spam`), `)`, a closing quote, `,`, `||`.
         guard last.range.upperBound == index else { return false }
@@ -96,16 +102,18 @@ struct QueryLexer {
     }
 
     /// The text of the "quoted string" starting at `start` (escapes `\"` and `\\` resolved) and the
-    /// offset just past its closing quote.
+    /// offset just past its closing quote (``closes(_:opener:)``: “typographic” quotes too). A mark typed
+    /// right after the opening quote is the phrase's first character.
     private func quoted(from start: Int) throws(QueryError) -> (text: String, end: Int) {
-        var text = ""
+        let opener = characters[start]
+        var text = Self.tail(of: opener)
         var cursor = start + 1
         while cursor < characters.count {
             let character = characters[cursor]
-            if character == "\\", cursor + 1 < characters.count, ["\"", "\\"].contains(characters[cursor + 1]) {
+            if syntax[cursor] == "\\", cursor + 1 < characters.count, ["\"", "\\"].contains(syntax[cursor + 1]) {
                 text.append(characters[cursor + 1])
                 cursor += 2
-            } else if character == "\"" {
+            } else if Self.closes(character, opener: opener) {
                 return (text, cursor + 1)
             } else {
                 text.append(character)
@@ -124,27 +132,35 @@ struct QueryLexer {
     /// Characters that end a bare word.
     private static let wordEnd: Set<Character> = ["(", ")", "\"", ",", "&", "|", "=", "<", ">"]
 
-    private mutating func word() throws(QueryError) {
+    /// A bare word from `index`; `afterSpace` when it starts with the marks joined to a space (``tail(of:)``).
+    private mutating func word(afterSpace: Bool = false) throws(QueryError) {
         let start = index
         var text = ""
-        var identifier = true  // whether `text` could still be a field name
+        // The word with full-width letters folded (`ｆｒｏｍ`), and whether it could still be a field name: a
+        // name of another alphabet's letters is never one, but Latin letters with accents are read as one, to
+        // be refused as no field (`fröm:alice`) rather than searched as text.
+        var key = ""
+        var identifier = true
         while index < characters.count {
-            let character = characters[index]
-            if character.isWhitespace { break }
-            if identifier, !text.isEmpty {
-                if let rest = try restFilter(field: text, start: start, at: character) {
+            let character = syntax[index]
+            let first = afterSpace && index == start
+            if character.isWhitespace, !first { break }
+            if identifier, !key.isEmpty {
+                if let rest = try restFilter(field: key, start: start, at: character) {
                     tokens.append(rest)
                     return
                 }
-                if character == ":", splitsAtColon(text) {
-                    tokens.append(QueryToken(kind: .word(text), range: start..<index))
+                if character == ":", splitsAtColon(key) {
+                    tokens.append(QueryToken(kind: .word(key), range: start..<index))
                     emit(.comparison(.equal), from: index, length: 1)
                     return
                 }
             }
             if Self.wordEnd.contains(character) || (character == "!" && next(1) == "=") { break }
-            text.append(character)
-            identifier = identifier && QueryField.isKeyCharacter(character)
+            text += first ? Self.tail(of: characters[index]) : String(characters[index])
+            let folded = Self.folded(characters[index])
+            key.append(folded)
+            identifier = identifier && !first && (QueryField.isKeyCharacter(folded) || Self.isLatinLetter(folded))
             index += 1
         }
         tokens.append(QueryToken(kind: .word(text), range: start..<index))
@@ -159,10 +175,12 @@ struct QueryLexer {
     private func splitsAtColon(_ text: String) -> Bool {
         if let last = tokens.last {  // a value after an operator is whole: `date = T10:00`, `message ctn re:x`
             if case .comparison = last.kind { return false }
-            if case .word(let word) = last.kind, Self.valueOperators.contains(word.lowercased()) { return false }
+            if let word = last.keyword, Self.valueOperators.contains(word) { return false }
         }
         if QueryField.named(text) != nil || QueryShortcut(name: text) != nil { return true }
-        guard let first = text.first, first.isASCII, first.isLetter, let following = next(1) else { return false }
+        guard let first = text.first, first.isLetter, first.isASCII || Self.isLatinLetter(first),
+            let following = next(1)
+        else { return false }
         return !following.isWhitespace && following != "/" && following != ":"
     }
 
@@ -180,7 +198,7 @@ struct QueryLexer {
                 op.append(characters[cursor])
                 cursor += 1
             }
-            guard cursor + 1 < characters.count, characters[cursor] == "]", characters[cursor + 1] == "=" else {
+            guard cursor + 1 < characters.count, syntax[cursor] == "]", syntax[cursor + 1] == "=" else {
                 return nil
             }
             cursor += 1
@@ -190,18 +208,17 @@ struct QueryLexer {
         if character == "=" {
             // Plain `field=value` only when the value follows at once: `field = value` is the
             // language's own form, and `field==x` or `field=(` are no REST values.
-            guard valueStart < characters.count, !characters[valueStart].isWhitespace,
-                !["=", "(", ")", "&"].contains(characters[valueStart])
+            guard valueStart < characters.count, !syntax[valueStart].isWhitespace,
+                !["=", "(", ")", "&"].contains(syntax[valueStart])
             else { return nil }
         }
         var value = ""
         var end = valueStart
-        let quoted = valueStart < characters.count && characters[valueStart] == "\""
+        let quoted = valueStart < characters.count && syntax[valueStart] == "\""
         if quoted {
             (value, end) = try self.quoted(from: valueStart)
         } else {
-            while end < characters.count, !characters[end].isWhitespace, characters[end] != "&", characters[end] != ")"
-            {
+            while end < characters.count, !syntax[end].isWhitespace, syntax[end] != "&", syntax[end] != ")" {
                 value.append(characters[end])
                 end += 1
             }

@@ -39,9 +39,10 @@ struct QueryToken: Sendable, Hashable {
     var kind: Kind
     var range: Range<Int>
 
-    /// The word in lower case when it is short enough to be a keyword (`and`, `or`, `not`, `ctn`, `in`, …).
+    /// The word in lower case when it is short enough to be a keyword (`and`, `or`, `not`, `ctn`, `in`, …);
+    /// full-width letters read as ASCII (`ｏｒ`, `ＡＮＤ`: ``QueryLexer/folded(_:)``).
     var keyword: String? {
         guard case .word(let text) = kind, text.count <= 3 else { return nil }
-        return text.lowercased()
+        return QueryLexer.folded(text).lowercased()
     }
 }
