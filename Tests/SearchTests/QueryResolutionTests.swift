@@ -77,6 +77,29 @@ struct QueryResolutionTests {
         #expect(try await error(corpus, "sender_id in (1, usr3)")?.message == login.message)
     }
 
+    /// A login folded is a login before it is anyone's full name, whatever the case typed; `*` is no wildcard.
+    @Test func loginsComeBeforeFullNamesInAnyCase() async throws {
+        let corpus = try await SearchCorpus.make(seed: 23, count: 20)
+        defer { corpus.remove() }
+        let ann = User(id: 7, login: "ann", fullName: "Bob", createdAt: 0, updatedAt: 0)
+        let bob = User(id: 8, login: "bob", fullName: "Robert Roe", createdAt: 0, updatedAt: 0)
+        _ = try await corpus.archive.storeUsers(rawItems: [ann.json, bob.json], at: SearchCorpus.baseTime)
+        for typed in ["from:bob", "from:Bob", "from:BOB", #"from:"Bob""#, "from:bób"] {
+            let summary = try await corpus.archive.describe(try Self.parser.parse(typed), zone: QueryDate.utc)
+            #expect(summary == "sender is bob (Robert Roe, user 8)", "\(typed)")
+        }
+        // A full name no login folds to still finds its person.
+        let robert = try await corpus.archive.describe(
+            try Self.parser.parse(#"from:"robert roe""#), zone: QueryDate.utc)
+        #expect(robert.hasSuffix("is bob (Robert Roe, user 8)"), "\(robert)")
+        for typed in ["from:user1*", "to:user1*", "sender_id = user1*"] {
+            let error = try #require(try await error(corpus, typed), "\(typed)")
+            #expect(error.hint?.hasPrefix("`*` is no wildcard for a person; the nearest are user1") == true, "\(typed)")
+        }
+        let dialog = try #require(try await error(corpus, "in:Room*"))
+        #expect(dialog.hint?.hasPrefix("`*` is no wildcard for a dialog") == true)
+    }
+
     @Test func filterWordsWithoutColonAreRefusedWhenTheArchiveKnowsTheValue() async throws {
         let corpus = try await SearchCorpus.make(seed: 23, count: 50)
         defer { corpus.remove() }

@@ -121,15 +121,19 @@ private struct Directory {
         self.connection = connection
     }
 
-    /// The users whose login is `text`, else those whose login or full name folds to the same words.
+    /// The users whose login is `text`; else those whose login folds to the same words (`from:Bob` is login
+    /// `bob`, as `from:bob` is, not also someone whose full name is Bob); else those whose full name does.
+    /// A `*` is no wildcard: a name holding one that no login spells finds no one (`from:user1*` is not user1).
     mutating func users(named text: String) throws -> [QueryReferences.User] {
         let exact = try connection.fetchAll(
             "SELECT id, login, full_name FROM users WHERE login = \(text) ORDER BY id", Self.user)
         if !exact.isEmpty { return exact }
+        guard !text.contains("*") else { return [] }
         let wanted = Self.folded(text)
-        return try everyUser().filter { user in
-            [user.login, user.fullName].contains { $0.map(Self.folded) == wanted }
-        }
+        let users = try everyUser()
+        let byLogin = users.filter { $0.login.map(Self.folded) == wanted }
+        if !byLogin.isEmpty { return byLogin }
+        return users.filter { $0.fullName.map(Self.folded) == wanted }
     }
 
     /// The user `id`, when the archive has it as a user or names it in a message (`field`'s column).
@@ -152,10 +156,11 @@ private struct Directory {
         try connection.fetchOne("SELECT id, login, full_name FROM users WHERE login = \(login)", Self.user)
     }
 
-    /// The dialogs whose id is `text`, else those whose name folds to the same words.
+    /// The dialogs whose id is `text`, else those whose name folds to the same words (a `*` is no wildcard).
     mutating func dialogs(named text: String) throws -> [QueryReferences.Dialog] {
         let exact = try connection.fetchAll("SELECT id, name FROM dialogs WHERE id = \(text)", Self.dialog)
         if !exact.isEmpty { return exact }
+        if text.contains("*") { return try everyDialog().filter { $0.name == text } }
         let wanted = Self.folded(text)
         return try everyDialog().filter { $0.name.map(Self.folded) == wanted }
     }
@@ -170,9 +175,11 @@ private struct Directory {
         return QueryError(
             position: range.lowerBound, length: range.count,
             message: "no archived user has the login or name `\(QueryError.excerpt(text))`",
-            hint: ranked.isEmpty
-                ? "the archive has no users yet; give a numeric user id"
-                : "the nearest are " + ranked.map(\.label).joined(separator: "; ") + " — or give the numeric user id")
+            hint: (text.contains("*") ? "`*` is no wildcard for a person; " : "")
+                + (ranked.isEmpty
+                    ? "the archive has no users yet; give a numeric user id"
+                    : "the nearest are " + ranked.map(\.label).joined(separator: "; ")
+                        + " — or give the numeric user id"))
     }
 
     func unknownDialog(_ text: String, at range: Range<Int>) throws -> QueryError {
@@ -187,10 +194,11 @@ private struct Directory {
         return QueryError(
             position: range.lowerBound, length: range.count,
             message: "no archived dialog has the id or name `\(QueryError.excerpt(text))`",
-            hint: ranked.isEmpty
-                ? "the archive has no dialogs yet"
-                : "the nearest are " + ranked.map(\.label).joined(separator: "; ")
-                    + " — a name with spaces goes in quotes: in:\"Book club\"")
+            hint: (text.contains("*") ? "`*` is no wildcard for a dialog; " : "")
+                + (ranked.isEmpty
+                    ? "the archive has no dialogs yet"
+                    : "the nearest are " + ranked.map(\.label).joined(separator: "; ")
+                        + " — a name with spaces goes in quotes: in:\"Book club\""))
     }
 
     /// How far a typed name is from a folded name: its edit distance to the whole name, or — one more — to the
