@@ -59,7 +59,8 @@ extension QueryField {
         case "offset", "skip", "page", "start":
             return "paging is not part of a query: use --offset N or --all on the command line (offset=N in the API)"
         case "sort", "order", "orderby", "order_by", "sortby", "sort_by":
-            return "the order is not part of a query: use --sort -date, date or rank (sort=… in the API)"
+            return
+                "the order is not part of a query: use --sort newest, oldest or rank (sort=-date, date or rank in the API)"
         case "tz", "timezone", "zone":
             return "the time zone is not part of a query: use --tz ZONE on the command line (tz=ZONE in the API)"
         default:

@@ -56,12 +56,15 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
     @Option(help: "At most this many results (default 50).") var limit: Int?
     @Option(help: "Skip this many results first (paging).") var offset = 0
     @Flag(help: "Every match, read page by page (instead of --limit).") var all = false
-    @Option(help: "-date (newest first, default), date (oldest first) or rank (best match first).")
+    @Option(
+        help: """
+            newest (default; also -date, written --sort=-date), oldest (also date) or rank (best match first).
+            """)
     var sort: SearchOptions.Sort = .newest
     @Option(
         help: """
             The time zone for dates in the query (on:2024-03-01 is that day there) and in the output: UTC (default), \
-            local, an IANA name (Europe/Berlin) or an offset (+02:00).
+            local, an IANA name (Europe/Berlin) or an offset (+02:00; a negative one attached: --tz=-05:00).
             """)
     var tz: String?
     @Option(help: "Show N messages before and after each hit, as a transcript (table format).") var context = 0
@@ -136,4 +139,17 @@ struct SearchCommand: AsyncParsableCommand, ArchiveTaking {
 }
 
 extension SearchFormat: ExpressibleByArgument {}
-extension SearchOptions.Sort: ExpressibleByArgument {}
+extension SearchOptions.Sort: ExpressibleByArgument {
+    /// `-date`, `date` or `rank`, and `newest`/`oldest`: a value starting with `-` must be attached
+    /// (`--sort=-date`), which the words need not be.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "newest": self = .newest
+        case "oldest": self = .oldest
+        default: self.init(rawValue: argument.lowercased())
+        }
+    }
+
+    public static var allValueStrings: [String] { ["newest", "oldest", "rank", "-date", "date"] }
+
+}

@@ -69,6 +69,18 @@ struct SearchCommandTests {
             #expect(bad.stderr.contains("sendr_id = 5\n^"))
             #expect(bad.stderr.contains("did you mean `sender_id`?"))
 
+            // The orders as --help writes them: words, and the dashed value attached.
+            var orders: [String: [String]] = [:]
+            for sort in ["newest", "--sort=-date", "oldest", "date", "Oldest"] {
+                let option = sort.hasPrefix("--") ? [sort] : ["--sort", sort]
+                let run = try await CommandRunner.run(
+                    ["search", "--archive", archive, "--format", "jsonl", "--limit", "4"] + option + ["from:user2"])
+                #expect(run.status == 0, "\(sort): \(run.stderr)")
+                orders[sort] = run.stdout.split(separator: "\n").map(String.init)
+            }
+            #expect(orders["newest"] == orders["--sort=-date"] && orders["oldest"] == orders["date"])
+            #expect(orders["oldest"] == orders["Oldest"] && orders["oldest"] != orders["newest"])
+
             let unknownLogin = try await CommandRunner.run(["search", "--archive", archive, "from:nobody"])
             #expect(unknownLogin.status == 2)
             #expect(unknownLogin.stderr.contains("no archived user has the login or name `nobody`"))
