@@ -47,6 +47,12 @@ enum QueryShortcut: String, CaseIterable {
         "link": (.hasLink, .bool(true)), "links": (.hasLink, .bool(true)), "url": (.hasLink, .bool(true)),
     ]
 
+    /// The attachment types a `has:` type stands for: `image` also finds `photo`, the type QuickBlox's Android
+    /// SDK names its image attachments (`QBAttachment.PHOTO_TYPE`).
+    static func attachmentTypes(_ wanted: QueryValue) -> [QueryValue] {
+        wanted == .string("image") ? [.string("image"), .string("photo")] : [wanted]
+    }
+
     /// What `is:` takes.
     static let isValues: [String: (QueryField, QueryValue)] = [
         "edited": (.edited, .bool(true)), "deleted": (.deleted, .bool(true)), "hidden": (.hidden, .bool(true)),
