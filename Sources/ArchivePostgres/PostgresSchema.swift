@@ -36,6 +36,9 @@ enum PostgresSchema {
         migrator.registerMigration("v3-listing-parts", statements: listingParts)
         migrator.registerMigration("v4-stats-rollups", statements: statsRollups)
         migrator.registerMigration("v5-word-table", statements: wordTable)
+        migrator.registerMigration("v6-word-rules-2") { connection, logger in
+            try await recomputeWords(connection, logger: logger)
+        }
         return migrator
     }()
 

@@ -51,6 +51,7 @@ extension SQLiteArchive {
         migrator.registerMigration("v8-erasure", migrate: createErasure)
         migrator.registerMigration("v9-legal-holds", migrate: createHolds)
         migrator.registerMigration("v10-stats-rollups", migrate: createStatsRollups)
+        migrator.registerMigration("v11-word-rules-2") { db in try rebuildWordIndex(db, progress: progress) }
         return migrator
     }
 

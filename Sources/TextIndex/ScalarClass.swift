@@ -93,6 +93,13 @@ enum ScalarClass {
         }
     }
 
+    /// Whether `scalar` is invisible and no word boundary: a format character (soft hyphen, word joiner,
+    /// zero-width no-break space, bidi marks) but the zero-width space U+200B, which Thai, Khmer and Lao
+    /// writers use between words.
+    static func isIgnored(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .format && scalar.value != 0x200B
+    }
+
     /// Whether a Character whose first scalar is `scalar` belongs to a word: a letter or a number.
     static func isWordStart(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {

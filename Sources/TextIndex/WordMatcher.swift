@@ -89,13 +89,17 @@ public struct WordMatcher: Sendable {
                     }
                     index = next
                 }
-            case .separator, .symbol:
+            case .separator, .symbol, .ignored:
                 break
             }
         }
         while position < text.endIndex {
             let next = text.index(after: position)
             let kind = WordSegmenter.kind(of: text[position])
+            if kind == .ignored {  // inside the group it stands in, folded away
+                position = next
+                continue
+            }
             if kind != groupKind || kind == .symbol {
                 flush(upTo: position)
                 groupKind = kind

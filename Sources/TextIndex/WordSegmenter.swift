@@ -3,11 +3,15 @@
 /// The rules, applied to extended grapheme clusters (Swift's `Character`):
 /// - a cluster that starts with a letter or a digit belongs to a word; consecutive ones form one word,
 ///   unless they are of a script written without spaces (``ScalarClass/isUnspaced(_:)``), whose
-///   consecutive clusters form a run instead;
+///   consecutive clusters form a run instead; a decimal digit of such a script (`๒๐๒๔`) belongs to a word,
+///   as every script's digits do, so that it folds to the number `2024`;
+/// - an invisible format character (soft hyphen, word joiner, zero-width no-break space, bidi marks) is
+///   ignored: a word it stands in is one word, as a reader sees it (`infor­mation`). The zero-width space
+///   still separates: Thai, Khmer and Lao writers put it between words;
 /// - a cluster that starts with a non-ASCII symbol (emoji, currency, mathematical and other symbols) is a
 ///   segment of its own;
 /// - everything else separates: spaces, punctuation, ASCII symbols (so `john.doe@mail.com` is the words
-///   *john doe mail com* and `C++` is *c*), control and format characters.
+///   *john doe mail com* and `C++` is *c*), control characters.
 ///
 /// Texts are read as UTF-8. Chunks between ASCII separators that hold only ASCII letters and digits (most
 /// words of most chats) take a fast path that lower-cases the bytes; any other chunk is read as Characters.
@@ -77,6 +81,8 @@ public struct WordSegmenter: Sendable {
         case unspaced
         /// A segment of its own: an emoji or another non-ASCII symbol.
         case symbol
+        /// Invisible, and no boundary: a format character but the zero-width space (``ScalarClass/isIgnored(_:)``).
+        case ignored
     }
 
     /// What `character` is to the segmenter, by its first scalar.
@@ -86,7 +92,9 @@ public struct WordSegmenter: Sendable {
             return isASCIISeparator(UInt8(first.value)) ? .separator : .word
         }
         if ScalarClass.isSymbol(first) { return .symbol }
+        if ScalarClass.isIgnored(first) { return .ignored }
         guard ScalarClass.isWordStart(first) else { return .separator }
+        if first.properties.generalCategory == .decimalNumber { return .word }
         return ScalarClass.isUnspaced(first.value) ? .unspaced : .word
     }
 
@@ -106,6 +114,11 @@ public struct WordSegmenter: Sendable {
             let character = text[position]
             let nextByte = byte + text.utf8.distance(from: position, to: next)
             let kind = Self.kind(of: character)
+            if kind == .ignored {
+                position = next
+                byte = nextByte
+                continue
+            }
             if kind != runKind || kind == .symbol {
                 flush(runKind, runText, runStart..<runEnd, body)
                 runKind = kind
@@ -114,7 +127,7 @@ public struct WordSegmenter: Sendable {
                 runEnd = byte
             }
             switch kind {
-            case .separator: break
+            case .separator, .ignored: break
             case .symbol:
                 let symbol = WordFolder.foldSymbol(String(character))
                 if !symbol.isEmpty { body(.symbol(symbol), byte..<nextByte) }
@@ -140,7 +153,7 @@ public struct WordSegmenter: Sendable {
         case .unspaced:
             let characters = folder.fold(text).map { String($0) }
             if !characters.isEmpty { body(.run(characters), range) }
-        case .separator, .symbol:
+        case .separator, .symbol, .ignored:
             break
         }
     }

@@ -16,10 +16,12 @@ struct PostgresMigrationTests {
         #expect(
             first.migratedOnOpen == [
                 "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+                "v6-word-rules-2",
             ])
         #expect(
             try await first.appliedMigrations() == [
                 "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+                "v6-word-rules-2",
             ])
         await first.close()
 
@@ -28,6 +30,7 @@ struct PostgresMigrationTests {
         #expect(
             try await second.appliedMigrations() == [
                 "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+                "v6-word-rules-2",
             ])
         await second.close()
     }
@@ -45,6 +48,7 @@ struct PostgresMigrationTests {
         #expect(
             archives.flatMap(\.migratedOnOpen).sorted() == [
                 "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+                "v6-word-rules-2",
             ],
             "exactly one opener applies each migration")
         for archive in archives { #expect(archive.migratedOnOpen == archive.migratedOnOpen.sorted()) }
@@ -54,6 +58,7 @@ struct PostgresMigrationTests {
             #expect(
                 try await archive.appliedMigrations() == [
                     "v1-core", "v2-crawl-workers", "v3-listing-parts", "v4-stats-rollups", "v5-word-table",
+                    "v6-word-rules-2",
                 ])
             await archive.close()
         }
@@ -68,6 +73,7 @@ struct PostgresMigrationTests {
         #expect(
             counts == [
                 "v1-core": 1, "v2-crawl-workers": 1, "v3-listing-parts": 1, "v4-stats-rollups": 1, "v5-word-table": 1,
+                "v6-word-rules-2": 1,
             ])
     }
 
@@ -175,6 +181,55 @@ struct PostgresMigrationTests {
         #expect(columns.isEmpty, "messages.words is gone")
         #expect(try await answers(archive) == before)
         #expect(try await archive.integrityProblems() == [])
+        await archive.close()
+    }
+
+    /// `v6-word-rules-2` on an archive whose words the first rules made: every text with a non-ASCII character
+    /// gets the second rules' vector (digits of scripts written without spaces are numbers, invisible format
+    /// characters cut no word), and searches find what they missed. The old vectors are stood in for by emptied
+    /// ones, the migration's record deleted.
+    @Test func v6ComputesEveryNonASCIITextsWordsAgain() async throws {
+        typealias F = ArchiveFixture
+        let location = try await SharedCluster.database()
+        let texts = [
+            "ปี ๒๐๒๔", "ราคา๕๐๐บาท", "infor\u{AD}mation desk", "pass\u{2060}word reset", "year 2024", "ឆ្នាំ ២០២៤",
+            "plain words",
+        ]
+        var archive = try await PostgresArchive.open(location, now: F.baseTime)
+        _ = try await archive.storeDialogs(rawItems: [F.dialog(F.dialogID).json], at: F.baseTime)
+        let messages = texts.enumerated().map { F.message($0.offset + 1, text: $0.element, offset: $0.offset) }
+        _ = try await archive.storeMessages(
+            dialogID: F.dialogID, rawItems: messages.map(\.json), cursor: CrawlCursor().advanced(over: messages),
+            at: F.baseTime)
+        await archive.close()
+        let vectors =
+            "SELECT m.id || ' ' || w.words::text FROM messages m JOIN message_words w USING (date_key) ORDER BY 1"
+        let fresh = try await withClient(location) {
+            try await column($0, PostgresQuery(unsafeSQL: vectors), as: String.self)
+        }
+        try await withClient(location) { client in
+            for statement in [
+                "UPDATE message_words w SET words = ''::tsvector FROM messages m "
+                    + "WHERE m.date_key = w.date_key AND octet_length(m.text) <> char_length(m.text)",
+                "DELETE FROM qbarchive_migrations WHERE name = 'v6-word-rules-2'",
+            ] {
+                _ = try await client.query(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        archive = try await PostgresArchive.open(location)
+        #expect(archive.migratedOnOpen == ["v6-word-rules-2"])
+        let recomputed = try await withClient(location) {
+            try await column($0, PostgresQuery(unsafeSQL: vectors), as: String.self)
+        }
+        #expect(recomputed == fresh)
+        let parser = QueryParser(now: F.baseTime)
+        for (query, expected) in [
+            ("2024", [1, 5, 6]), ("๒๐๒๔", [1, 5, 6]), ("500", [2]), ("information", [3]), ("password", [4]),
+            ("words", [7]),
+        ] {
+            let hits = try await archive.search(try parser.parse(query), options: SearchOptions(limit: 50))
+            #expect(Set(hits.map(\.message.id)) == Set(expected.map(F.objectID)), "\(query)")
+        }
         await archive.close()
     }
 }

@@ -25,7 +25,7 @@ struct ArchiveOpeningTests {
             #expect(tables.contains(table), "missing table \(table)")
         }
         #expect(words.contains("fts5"))
-        #expect(words.contains("tokenize='qbarchive_words 1'"))
+        #expect(words.contains("tokenize='qbarchive_words 2'"))
         #expect(words.contains("prefix='2 3'"))
         #expect(words.contains("content='messages'"))
         #expect(trigrams.contains("tokenize='qbarchive_trigrams 1'"))
@@ -34,6 +34,7 @@ struct ArchiveOpeningTests {
             Set(migrations) == [
                 "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
                 "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds", "v10-stats-rollups",
+                "v11-word-rules-2",
             ])
     }
 
@@ -91,7 +92,7 @@ struct ArchiveOpeningTests {
                 Set(migrations) == [
                     "v1", "v2-targeted-runs", "v3-audit-log", "v4-server-counts", "v5-attachment-files",
                     "v6-per-user-deletion", "v7-multilingual-words", "v8-erasure", "v9-legal-holds",
-                    "v10-stats-rollups",
+                    "v10-stats-rollups", "v11-word-rules-2",
                 ])
         }
     }

@@ -86,7 +86,7 @@ struct WordRankFunctionTests {
         var random = SeededRandom(seed: 5)
         let (pairs, hits) = try queue.write { db in
             try db.execute(
-                sql: "CREATE VIRTUAL TABLE message_words USING fts5(text, tokenize='qbarchive_words 1', columnsize=0)")
+                sql: "CREATE VIRTUAL TABLE message_words USING fts5(text, tokenize='qbarchive_words 2', columnsize=0)")
             for _ in 0..<300 {
                 try db.execute(sql: "INSERT INTO message_words(text) VALUES (?)", arguments: [Self.text(&random)])
             }

@@ -86,6 +86,7 @@ package struct ReferenceEvaluator {
         }
         for character in text {
             let kind = WordSegmenter.kind(of: character)
+            if kind == .ignored { continue }  // invisible inside a word
             if kind != pendingKind || kind == .symbol { flush() }
             pendingKind = kind
             switch kind {
@@ -93,7 +94,7 @@ package struct ReferenceEvaluator {
             case .symbol:
                 let symbol = WordFolder.foldSymbol(String(character))
                 if !symbol.isEmpty { units.append(Unit(text: symbol, run: nil)) }
-            case .separator: break
+            case .separator, .ignored: break
             }
         }
         flush()

@@ -35,6 +35,24 @@ struct WordTokenizerTests {
         #expect(segments("서울에서 만나요") == [.run(["서", "울", "에", "서"]), .run(["만", "나", "요"])])
     }
 
+    /// Rules version 2: a digit of a script written without spaces is part of a number; an invisible format
+    /// character inside a word is no boundary (the zero-width space still is).
+    @Test func digitsOfUnspacedScriptsAreNumbersAndFormatCharactersAreNoBoundary() {
+        #expect(segments("ปี ๒๐๒๔") == [.run(["ปี"]), .word("2024")])
+        #expect(segments("ราคา๕๐๐บาท") == [.run(["ร", "า", "ค", "า"]), .word("500"), .run(["บ", "า", "ท"])])
+        for digits in ["໒໐໒໔", "២០២៤", "၂၀၂၄", "᪐᪒", "᭒᭐", "꧒꧐"] {
+            #expect(segments(digits).allSatisfy { if case .word = $0 { true } else { false } }, "\(digits)")
+        }
+        #expect(segments("၂၀၂၄") == [.word("2024")] && segments("២០២៤") == [.word("2024")])
+        for invisible in ["\u{AD}", "\u{2060}", "\u{FEFF}", "\u{200E}", "\u{2062}"] {
+            #expect(segments("infor\(invisible)mation desk") == [.word("information"), .word("desk")], "\(invisible)")
+            #expect(segments("\(invisible)word\(invisible)") == [.word("word")])
+        }
+        #expect(segments("北\u{2060}京") == [.run(["北", "京"])])
+        #expect(segments("ภาษา\u{200B}ไทย").count == 2, "the zero-width space separates")
+        #expect(tokens("pass\u{2060}word", .query) == ["password"])
+    }
+
     @Test func symbolsAndEmoji() {
         #expect(
             segments("party🎉🎉 at 5€ ™") == [

@@ -46,16 +46,30 @@ extension SQLiteArchive {
     /// Messages indexed between two progress reports.
     static let rebuildBatch = 20_000
 
-    /// Fills both (empty) full-text indexes from `messages`, batch by batch, each in its key's order: FTS5
-    /// writes what it holds to disk whenever a key comes lower than the one before, so an index filled out
-    /// of order would be cut into thousands of small segments.
-    static func rebuildFullTextIndexes(_ db: Database, progress: UpgradeObserver?) throws {
+    /// Migration `v11-word-rules-2`: the word index rebuilt by the second version of the segmentation rules
+    /// (``WordIndexTokenizer/version``): a decimal digit of Thai, Lao, Khmer, Myanmar and the other scripts
+    /// written without spaces is part of a number (`๒๐๒๔` is `2024`; it was indexed as pairs of a run, so
+    /// `2024` never found it), and an invisible format character inside a word (a soft hyphen, a word joiner)
+    /// no longer cuts it in two (`infor­mation` was *infor* and *mation*). An index `v7-multilingual-words`
+    /// made with these rules already (a newer build migrating an older archive) is kept.
+    static func rebuildWordIndex(_ db: Database, progress: UpgradeObserver?) throws {
+        let made = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'message_words'") ?? ""
+        guard !made.contains("'\(WordIndexTokenizer.name) \(WordIndexTokenizer.version)'") else { return }
+        try db.execute(sql: "DROP TABLE message_words")
+        try db.execute(sql: createWordIndex)
+        try rebuildFullTextIndexes(db, progress: progress, only: ["message_words"])
+    }
+
+    /// Fills the (empty) full-text indexes — both, or those named in `only` — from `messages`, batch by
+    /// batch, each in its key's order: FTS5 writes what it holds to disk whenever a key comes lower than the
+    /// one before, so an index filled out of order would be cut into thousands of small segments.
+    static func rebuildFullTextIndexes(_ db: Database, progress: UpgradeObserver?, only: Set<String>? = nil) throws {
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") ?? 0
         guard total > 0 else { return }
         for (index, key, step) in [
             ("message_words", "date_key", "rebuilding the word index for every script"),
             ("message_trigrams", "rowid", "rebuilding the substring index"),
-        ] {
+        ] where only?.contains(index) ?? true {
             progress?(UpgradeProgress(step: step, done: 0, total: total))
             let bound = try db.makeStatement(
                 sql: "SELECT \(key) FROM messages WHERE \(key) > ? ORDER BY \(key) LIMIT 1 OFFSET \(rebuildBatch - 1)")

@@ -2,7 +2,7 @@ import GRDB
 internal import GRDBSQLite
 import TextIndex
 
-/// The word index's FTS5 tokenizer (`tokenize='qbarchive_words 1'`): the shared ``TextIndex/WordTokenizer``
+/// The word index's FTS5 tokenizer (`tokenize='qbarchive_words 2'`): the shared ``TextIndex/WordTokenizer``
 /// behind SQLite's interface, so that the index holds exactly the tokens every backend indexes.
 ///
 /// Registered on every connection of an archive (``SQLiteArchive/makeConfiguration(readOnly:)``): FTS5 calls
@@ -11,12 +11,17 @@ import TextIndex
 /// this build does not know is refused rather than searched wrongly.
 final class WordIndexTokenizer: FTS5CustomTokenizer {
     static let name = "qbarchive_words"
-    /// The version of ``TextIndex/WordTokenizer``'s rules this build indexes with.
-    static let version = "1"
+    /// The version of ``TextIndex/WordTokenizer``'s rules this build indexes with: 2 since digits of scripts
+    /// written without spaces are numbers and format characters inside words are ignored (migration
+    /// `v11-word-rules-2` rebuilds an index of version 1).
+    static let version = "2"
 
     private var tokenizer = WordTokenizer()
 
     init(db: Database, arguments: [String]) throws {
+        // An index of version 1 is opened only by the migration that drops it: searches and writes wait for
+        // every migration (``SQLiteArchive/openReadOnly(at:statementTimeout:progress:)``).
+        if arguments == ["1"] { return }
         try FTS5TokenSink.checkVersion(arguments, is: Self.version, of: "word index")
     }
 
