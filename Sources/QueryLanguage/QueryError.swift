@@ -33,13 +33,35 @@ public struct QueryError: Error, LocalizedError, Sendable, Hashable {
     ///
     /// Line breaks in the query are shown as spaces and other control characters as their Unicode
     /// pictures (`␀`, `␛`, `␉`), one Character for one, so the caret stays under the token and nothing in a
-    /// query can drive the terminal or page that shows it.
+    /// query can drive the terminal or page that shows it. The caret is placed by the columns a terminal gives
+    /// each Character (``columns(of:)``): two for CJK and emoji, none for an invisible format character.
     public func rendered(query: String) -> String {
-        let line = Self.visible(Self.oneLine(query))
+        let line = Array(Self.visible(Self.oneLine(query)))
         let offset = min(max(position, 0), line.count)
-        let width = min(length, line.count - offset)
-        let caret = String(repeating: " ", count: offset) + "^" + String(repeating: "~", count: max(0, width - 1))
-        return line + "\n" + caret + "\n" + Self.oneLine(message + (hint.map { " — \($0)" } ?? ""))
+        let end = min(offset + max(length, 0), line.count)
+        let indent = line[..<offset].reduce(0) { $0 + Self.columns(of: $1) }
+        let width = line[offset..<end].reduce(0) { $0 + Self.columns(of: $1) }
+        let caret = String(repeating: " ", count: indent) + "^" + String(repeating: "~", count: max(0, width - 1))
+        return String(line) + "\n" + caret + "\n" + Self.oneLine(message + (hint.map { " — \($0)" } ?? ""))
+    }
+
+    /// The columns a terminal gives `character`, as `wcwidth` does: 0 for an invisible format character (a
+    /// zero-width space, a word joiner), 2 for East Asian wide and full-width characters and emoji shown as
+    /// pictures, 1 otherwise. Written by hand: neither the standard library nor Foundation on Linux exposes
+    /// the East Asian Width property.
+    static func columns(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if first.properties.generalCategory == .format, character.unicodeScalars.count == 1 { return 0 }
+        if first.properties.isEmojiPresentation { return 2 }
+        if first.properties.isEmoji, character.unicodeScalars.contains("\u{FE0F}") { return 2 }
+        switch first.value {
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1B000...0x1B2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 
     /// `text` with each control character (``QueryParser/isControl(_:)``) replaced by one visible Character: C0

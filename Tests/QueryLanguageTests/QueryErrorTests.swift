@@ -107,6 +107,24 @@ struct QueryErrorTests {
         #expect(error.localizedDescription == error.errorDescription)
     }
 
+    /// The caret stands under the token in a terminal's columns: CJK, full-width letters and emoji take two, an
+    /// invisible format character none, an accent (precomposed or combining) one with its letter.
+    @Test(arguments: [
+        ("北京 frm:x", 5), ("🎉 frm:x", 3), ("\u{FF26}\u{FF35}\u{FF2C}\u{FF2C} frm:x", 9), ("x\u{200B}y frm:z", 3),
+        ("café frm:x", 5), ("cafe\u{301} frm:x", 5), ("👍🏽 frm:x", 3), ("❤\u{FE0F} frm:x", 3), ("한국 frm:x", 5),
+        ("ab frm:x", 3),
+    ])
+    func theCaretStandsUnderTheTokenInTerminalColumns(query: String, column: Int) throws {
+        let error = try #require(failure(query))
+        let lines = error.rendered(query: query).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1] == Substring(String(repeating: " ", count: column) + "^~~"), "\(query): \(lines[1])")
+    }
+
+    @Test func aWideTokenIsUnderlinedWhole() {
+        let error = QueryError(position: 2, length: 2, message: "x")
+        #expect(error.rendered(query: "a 北京 b").split(separator: "\n")[1] == "  ^~~~")
+    }
+
     @Test func renderingAtTheEndOfAMultiLineQuery() {
         // A query is one line; a line break is refused where it is, and shown as a space under the caret.
         let query = "refund\nsender_id ="
