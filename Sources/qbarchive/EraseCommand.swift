@@ -111,7 +111,8 @@ struct EraseCommand: AsyncParsableCommand, ArchiveTaking {
                 "messages": .int(report.messages), "revisions": .int(report.revisions), "files": .int(report.files),
                 "users": .int(report.users), "dialogs": .int(report.dialogs),
                 "pseudonym": report.pseudonym.map(JSONValue.string) ?? .null,
-                "erasure": report.registerID.map { .int(Int($0)) } ?? .null,
+                // A dry run records nothing: no erasure number, though its rolled-back transaction drew one.
+                "erasure": dryRun ? .null : report.registerID.map { .int(Int($0)) } ?? .null,
             ]
             print(object.jsonString)
             return

@@ -58,6 +58,7 @@ struct EraseCommandTests {
         #expect(dry.status == 0, "\(dry.stderr)")
         let counted = try JSONValue(parsing: dry.stdout)
         #expect(counted["messages"] == .int(20) && counted["revisions"] == .int(2) && counted["dry_run"] == true)
+        #expect(counted["erasure"] == .null, "a dry run records no erasure: \(dry.stdout)")
         let afterDry = try await CommandRunner.run(["search", "--archive", archive, "--count", "marker"])
         #expect(afterDry.stdout == "62\n" || afterDry.stdout == "60\n", "\(afterDry)")
 
