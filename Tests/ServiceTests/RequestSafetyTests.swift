@@ -156,6 +156,11 @@ struct RequestSafetyTests {
                 body: .init(string: "name=mallory&token=guess&next=%2F"))
             #expect(throttled.status == .tooManyRequests)
             #expect(Int(throttled.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // The form answered as a page for the person who submitted it, saying how long to wait.
+            #expect(throttled.headers[.contentType]?.hasPrefix("text/html") == true)
+            let page = String(buffer: throttled.body)
+            #expect(page.contains("Too many failed logins from this address: try again in "), "\(page)")
+            #expect(page.contains("<form class=\"login\""))
             // While throttled, even the right token waits: guessing cannot go on in parallel with it.
             #expect(try await login(client, next: "%2F").status == .tooManyRequests)
         }

@@ -8,6 +8,8 @@ extension ArchiveService {
         var next: String
         var name: String
         var failed: Bool
+        /// Seconds until this address may try again, when it failed too often.
+        var wait: Int? = nil
     }
 
     /// The login form (when the service has a token): a name for the audit trail and the token, which
@@ -28,10 +30,12 @@ extension ArchiveService {
             let next = Self.safeNext(form["next"])
             let address = context.remoteAddress ?? "unknown"
             if let wait = await service.logins.wait(for: address, now: ArchiveTime.now()) {
-                throw ServiceError(
-                    .tooManyRequests, code: "login_throttled",
-                    message: "too many failed logins from this address; try again in \(wait) s",
-                    headers: [.retryAfter: String(wait)])
+                // The form again, saying how long to wait (a person submitted it: not the API's JSON error).
+                let view = LoginView(next: next, name: String(name.prefix(64)), failed: false, wait: wait)
+                var response = service.pages.page(
+                    "login", title: "Log in", view: view, section: "/login", status: .tooManyRequests)
+                response.headers[.retryAfter] = String(wait)
+                return response
             }
             guard !name.isEmpty, name.count <= 64, TokenCheck(token: token).accepts(form["token"] ?? "") else {
                 await service.logins.fail(address, now: ArchiveTime.now())
