@@ -114,6 +114,7 @@ public struct ArchiveService: Sendable {
         onServerRunning: @escaping @Sendable (String, Int) async -> Void = { _, _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: ServiceContext.self)
+        router.add(middleware: RequestLogMiddleware())  // at `info`: shown by `serve --verbose`
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: CrossSiteMiddleware(configuration: configuration, pages: pages))

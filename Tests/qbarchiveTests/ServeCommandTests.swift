@@ -46,6 +46,33 @@ struct ServeCommandTests {
         }
     }
 
+    /// `serve --verbose` logs each request — method, path, status, time — and never its query string (a search
+    /// names what a moderator looked for); without `--verbose` nothing.
+    @Test func verboseLogsEachRequestWithoutItsQueryString() async throws {
+        try await SearchCommandTests.withArchive { archive, _ in
+            let directory = URL(fileURLWithPath: archive).deletingLastPathComponent().path
+            for verbose in [true, false] {
+                let server = try RunningCommand(
+                    ["serve", "--archive", archive, "--port", "0", "--exports", directory + "/exports"]
+                        + (verbose ? ["--verbose"] : []))
+                let line = try await server.firstLine()
+                let base = String(line.split(separator: " ")[3])
+                _ = try Self.curl(base + "api/search?q=refund%20zq7secret&limit=1")
+                _ = try Self.curl(base + "healthz")
+                server.signal(SIGTERM)
+                #expect(await server.wait() == 0)
+                let log = server.standardError
+                #expect(!log.contains("zq7secret"), "\(log)")
+                if verbose {
+                    #expect(log.contains("GET /api/search 200 "), "\(log)")
+                    #expect(log.contains("GET /healthz 200 "), "\(log)")
+                } else {
+                    #expect(!log.contains("GET /"), "\(log)")
+                }
+            }
+        }
+    }
+
     @Test func refusesUnsafeSettingsWithUsageAndMissingArchivesWith10() async throws {
         let exposed = try await CommandRunner.run(["serve", "--archive", "/nonexistent.sqlite", "--host", "0.0.0.0"])
         #expect(exposed.status == 2)
