@@ -44,10 +44,12 @@ public struct ExportSelection: Sendable, Hashable {
 
     /// Combines the options into one query.
     ///
+    /// - Parameter names: how errors name the two dates: the command's options, or the API's fields.
     /// - Throws: ``QueryError`` for a `--where` that does not parse (positions refer to its text), or
     ///   ``ExportError/badOption(_:)`` for a date that is not one.
     public init(
-        whereText: String?, dialogID: String?, since: String?, until: String?, now: Int, subject: Subject? = nil
+        whereText: String?, dialogID: String?, since: String?, until: String?, now: Int, subject: Subject? = nil,
+        names: (since: String, until: String) = ("--since", "--until")
     ) throws {
         self.whereText = whereText
         self.subject = subject
@@ -75,7 +77,8 @@ public struct ExportSelection: Sendable, Hashable {
         ] {
             guard let text else { continue }
             guard let period = QueryDate.period(text, now: now) else {
-                throw ExportError.badOption("\(option) \(text) is not a date: \(QueryDate.hint)")
+                let name = option == "--since" ? names.since : names.until
+                throw ExportError.badOption("\(name) \(text) is not a date: \(QueryDate.hint)")
             }
             periods[option] = (period.start, period.end)
             parts.append(
@@ -101,7 +104,7 @@ public struct ExportSelection: Sendable, Hashable {
         self.resolved = .object(resolved)
         if let first = periods["--since"], let last = periods["--until"], first.start >= last.end {
             throw ExportError.badOption(
-                "--since \(since ?? "") begins after --until \(until ?? "") ends, so no message can be in between "
+                "\(names.since) \(since ?? "") begins after \(names.until) \(until ?? "") ends, so no message can be in between "
                     + "(an empty export is never made for a range that cannot hold one); did you mean them swapped?")
         }
         switch parts.count {

@@ -70,6 +70,10 @@ struct ExportAPITests {
                 body: ByteBuffer(string: body))
             #expect(response.status == .badRequest)
             #expect(try response.json["error"]?["code"] == .string(code))
+            // Errors name the request's fields, not the command line's options.
+            let message = try response.json["error"]?["message"]?.stringValue ?? ""
+            #expect(!message.contains("--"), "\(message)")
+            if body.contains("since") { #expect(message.hasPrefix("the since field last tuesday is not a date")) }
             let listed = try await client.execute(uri: "/api/exports", method: .get).json
             #expect(listed["exports"]?.arrayValue?.isEmpty == true)
         }

@@ -85,7 +85,8 @@ extension ArchiveService {
         let selection: ExportSelection
         do {
             selection = try ExportSelection(
-                whereText: whereText, dialogID: request.dialog, since: request.since, until: request.until, now: now)
+                whereText: whereText, dialogID: request.dialog, since: request.since, until: request.until, now: now,
+                names: ("the since field", "the until field"))
         } catch let error as QueryError {
             throw ServiceError.invalidQuery(error, query: whereText ?? "")
         } catch let error as ExportError {
