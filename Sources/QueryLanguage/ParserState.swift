@@ -173,6 +173,15 @@ struct ParserState {
                     hint: "put a space before `\(first)` to leave out what follows, or quote it to search for the text")
             }
             try checkWordBeforeValue(token, text)
+            if let star = text.firstIndex(of: "*"), text[star...].contains(where: { $0 != "*" }) {
+                // `*fund` and `re*fund` are no wildcards: the index would drop the `*` and search other words.
+                let part = QueryError.excerpt(
+                    String(text.split(separator: "*").max { $0.count < $1.count } ?? Substring(text)))
+                throw error(
+                    at: token.range, "`*` stands only at the end of a word (`refu*` finds the words that begin refu)",
+                    hint: "to find text inside words, use message ctn \"\(part)\"; to search the characters as "
+                        + "typed, quote them")
+            }
             if text.hasSuffix("*"), text.contains(where: { $0 != "*" }) {
                 return .text(try textTerm(.prefix, String(text.dropLast()), token.range))
             }

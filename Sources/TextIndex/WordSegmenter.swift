@@ -8,8 +8,8 @@
 /// - an invisible format character (soft hyphen, word joiner, zero-width no-break space, bidi marks) is
 ///   ignored: a word it stands in is one word, as a reader sees it (`infor­mation`). The zero-width space
 ///   still separates: Thai, Khmer and Lao writers put it between words;
-/// - a cluster that starts with a non-ASCII symbol (emoji, currency, mathematical and other symbols) is a
-///   segment of its own;
+/// - a cluster that starts with a non-ASCII symbol (emoji, currency, mathematical and other symbols), or a
+///   keycap emoji (`1️⃣`), is a segment of its own;
 /// - everything else separates: spaces, punctuation, ASCII symbols (so `john.doe@mail.com` is the words
 ///   *john doe mail com* and `C++` is *c*), control characters.
 ///
@@ -88,6 +88,10 @@ public struct WordSegmenter: Sendable {
     /// What `character` is to the segmenter, by its first scalar.
     public static func kind(of character: Character) -> Kind {
         guard let first = character.unicodeScalars.first else { return .separator }
+        // A keycap (`1️⃣`: a digit, then U+20E3) is an emoji, not the digit it encloses.
+        if first.properties.numericType == .decimal, first.isASCII, character.unicodeScalars.contains("\u{20E3}") {
+            return .symbol
+        }
         if first.isASCII {
             return isASCIISeparator(UInt8(first.value)) ? .separator : .word
         }

@@ -80,4 +80,16 @@ struct QueryLookalikeTests {
         let error = try #require(failure("message ctn \"\u{301}\" or apple \""))
         #expect(error.message == "unterminated quote" && error.position == 24, "\(error)")
     }
+
+    /// `*` is a prefix only at a word's end; before or inside a word it is refused, not dropped.
+    @Test(arguments: ["*fund", "re*fund", "a*", "*"])
+    func starsBeforeOrInsideAWordAreRefused(typed: String) throws {
+        if typed == "a*" {
+            #expect(try parsed(typed) == prefix("a"))
+            return
+        }
+        let error = try #require(failure("refund \(typed)"))
+        #expect(error.position == 7, "\(typed): \(error)")
+        if typed != "*" { #expect(error.message.hasPrefix("`*` stands only at the end of a word")) }
+    }
 }

@@ -51,6 +51,8 @@ struct WordTokenizerTests {
         #expect(segments("北\u{2060}京") == [.run(["北", "京"])])
         #expect(segments("ภาษา\u{200B}ไทย").count == 2, "the zero-width space separates")
         #expect(tokens("pass\u{2060}word", .query) == ["password"])
+        // A keycap is an emoji of its own, not the digit it encloses.
+        #expect(segments("1\u{FE0F}\u{20E3} 1 7\u{20E3}") == [.symbol("1\u{20E3}"), .word("1"), .symbol("7\u{20E3}")])
     }
 
     @Test func symbolsAndEmoji() {
