@@ -143,7 +143,8 @@ public enum SavedQueryError: Error, LocalizedError, Hashable, Sendable {
                 + "letters, digits, `_` or `-` (`qbarchive queries` lists them)"
         case .unknown(let name, let known):
             let list = known.isEmpty ? "none" : known.joined(separator: ", ")
-            return "no saved query `@\(name)` (saved queries: \(list)); `qbarchive queries` lists them"
+            return "no saved query `@\(name)` (saved queries: \(list)); `qbarchive queries` lists them; to search "
+                + "for the text @\(name), put it in quotes: \"@\(name)\""
         case .unreadable(let name): return "the saved query `@\(name)` cannot be read (unreadable or not UTF-8)"
         case .tooLarge(let name):
             return "the saved query `@\(name)` is larger than \(SavedQuery.maximumFileSize / 1024) KB"

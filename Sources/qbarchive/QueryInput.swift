@@ -20,7 +20,9 @@ enum QueryInput {
         do {
             return try SavedQuery.resolve(text, in: queries)
         } catch .noDirectory(let path) {
-            throw CommandFailure("no saved-query directory at \(path); pass --queries DIR", code: .usage)
+            throw CommandFailure(
+                "no saved-query directory at \(path) for `\(text)`: pass --queries DIR; to search for the text "
+                    + "\(text), quote it: '\"\(text)\"'", code: .usage)
         } catch {
             throw CommandFailure(error.localizedDescription, code: .usage)
         }

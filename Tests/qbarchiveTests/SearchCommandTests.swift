@@ -111,6 +111,9 @@ struct SearchCommandTests {
             ])
             #expect(unknown.status == 2)
             #expect(unknown.stderr.contains("no saved query `@no-such-review`"))
+            #expect(
+                unknown.stderr.contains("to search for the text @no-such-review, put it in quotes: \"@no-such-review\"")
+            )
         }
     }
 
