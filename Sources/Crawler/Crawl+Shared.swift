@@ -157,12 +157,13 @@ extension Crawl {
                 group.addTask(operation: step)
             }
             var done = 0
+            var ending: (any Error)?
             while let next = try await group.next() {
                 switch next {
                 case .finished:
                     slots.give()
                 case .waited:
-                    if !Task.isCancelled {
+                    if ending == nil, !Task.isCancelled {
                         slots.take()
                         group.addTask(operation: step)
                     }
@@ -170,10 +171,17 @@ extension Crawl {
                     done += 1
                     summary.dialogs += 1
                     if takenOver { summary.worker?.takenOver += 1 }
-                    try tally(outcome, done: done, total: total, into: &summary)
-                    if !Task.isCancelled { group.addTask(operation: step) } else { slots.give() }
+                    // As the run alone does: the dialogs under way are counted as they stop.
+                    do {
+                        try tally(outcome, done: done, total: total, into: &summary)
+                    } catch {
+                        if ending == nil { ending = error }
+                        group.cancelAll()
+                    }
+                    if ending == nil, !Task.isCancelled { group.addTask(operation: step) } else { slots.give() }
                 }
             }
+            if let ending { throw ending }
         }
     }
 

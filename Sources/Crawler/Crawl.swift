@@ -249,16 +249,25 @@ public struct Crawl: Sendable {
                 group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
             }
             var done = 0
+            // An error that ends the run (cancelled, credentials refused) stops new dialogs, and the dialogs
+            // under way are still counted as they stop: their pages are stored, so the run's counts say so.
+            var ending: (any Error)?
             while let outcome = try await group.next() {
                 done += 1
-                try tally(outcome, done: done, total: targets.count, into: &summary)
-                if !Task.isCancelled, let target = pending.next() {
+                do {
+                    try tally(outcome, done: done, total: targets.count, into: &summary)
+                } catch {
+                    if ending == nil { ending = error }
+                    group.cancelAll()
+                }
+                if ending == nil, !Task.isCancelled, let target = pending.next() {
                     // The finished walk's slot goes to the next dialog; only the last dialogs free theirs.
                     group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
                 } else {
                     slots.give()
                 }
             }
+            if let ending { throw ending }
         }
     }
 
@@ -274,10 +283,11 @@ public struct Crawl: Sendable {
                     total: total))
             return
         }
-        if Self.endsRun(error) { throw error }
-        // What the dialog's pages stored before it failed is in the archive: counted, as the pages are kept.
+        // What the dialog's pages stored before it failed or stopped is in the archive: counted, as the pages are
+        // kept.
         summary.messagesNew += outcome.counts.new
         summary.messagesEdited += outcome.counts.edited
+        if Self.endsRun(error) { throw error }
         summary.dialogsFailed += 1
         summary.dialogHidesWithdrawn += outcome.hidesWithdrawn
         summary.failures[outcome.dialogID] = error.localizedDescription

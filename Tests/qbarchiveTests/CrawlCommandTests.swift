@@ -1,5 +1,6 @@
 import ArchiveSQLite
 import Foundation
+import GRDB
 import HummingbirdTesting
 import Logging
 import QuickBlox
@@ -162,13 +163,14 @@ struct CrawlCommandTests {
 
     @Test(
         "SIGINT (Ctrl-C) and SIGTERM (systemctl stop) end a crawl cleanly: exit 130, the run recorded as interrupted, the next run completes",
-        arguments: [SIGINT, SIGTERM])
-    func interrupted(by signal: Int32) async throws {
+        arguments: [(SIGINT, 1), (SIGTERM, 4)])
+    func interrupted(by signal: Int32, concurrency: Int) async throws {
         // 50 ms a request makes the crawl take a few seconds, so the signal lands mid-crawl.
         try await Self.run(latency: 50) { emulator, environment, directory in
             let archive = directory.appendingPathComponent("i.sqlite").path
             let crawl = try RunningCommand(
-                ["crawl", "--archive", archive, "--concurrency", "1", "--quiet"], environment: environment)
+                ["crawl", "--archive", archive, "--concurrency", String(concurrency), "--quiet"],
+                environment: environment)
             // Signal once the crawl catches the signal, then a little later so that it lands mid-crawl;
             // not after a fixed time alone, which a loaded machine may not honour.
             for _ in 0..<600 where !crawl.catches(signal) { try await Task.sleep(for: .milliseconds(20)) }
@@ -178,7 +180,13 @@ struct CrawlCommandTests {
             let said = (try? await crawl.firstLine()) ?? ""
             #expect(code == 130, "\(said)")
             let status = try await CommandRunner.run(["status", "--archive", archive, "--json"])
-            #expect(try JSONValue(parsing: status.stdout)["runs"]?.arrayValue?.first?["status"] == "interrupted")
+            let run = try JSONValue(parsing: status.stdout)["runs"]?.arrayValue?.first
+            #expect(run?["status"] == "interrupted")
+            // The interrupted run counts what it stored, the dialog under way too (its pages are kept).
+            let stored = try await DatabaseQueue(path: archive).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") ?? 0
+            }
+            #expect(run?["new"] == .int(stored), "\(status.stdout)")
             let final = try await CommandRunner.run(["crawl", "--archive", archive], environment: environment)
             #expect(final.status == 0)
             #expect(try await Self.archived(archive) == (try await Self.visibleTruth(emulator)))
