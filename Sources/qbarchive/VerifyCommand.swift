@@ -22,8 +22,9 @@ struct VerifyCommand: AsyncParsableCommand {
             deliberate edits: whoever changes a file can recompute its checksums and manifest. Only a signature \
             checked with --key proves that the bundle is what the key's owner exported.
 
-            Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be read, \
-            20 verification failed (the message names the first bad file).
+            Exit codes: 0 verified, 2 usage (unreadable key file), 10 the bundle cannot be opened (missing, a \
+            folder, no permission), 20 verification failed — the message names the first bad file; a container \
+            that is truncated, empty or not one is a failed verification too.
 
             Examples:
               qbarchive verify exports/chat.tar.gz
@@ -39,6 +40,14 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let verifier = BundleVerifier(publicKeyPath: key)
         let paths = bundles
+        for path in paths {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw CommandFailure(
+                    "\(path) is a folder, not a bundle: give the bundle file (a .tar.gz, .tar.zst or .zip)",
+                    code: ExitCode(10))
+            }
+        }
         do {
             let reports = try await OwnThread.run { () throws -> [BundleVerifier.Report] in
                 let reports = try paths.map { try verifier.verify(path: $0) }

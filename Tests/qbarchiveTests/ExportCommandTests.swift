@@ -55,6 +55,12 @@ struct ExportCommandTests {
             #expect(unwritable.status == 13 && unwritable.stderr.contains("Cannot write /proc/nope/out.csv"))
             let notABundle = try await CommandRunner.run(["verify", archive])
             #expect(notABundle.status == 20)
+            let folder = try await CommandRunner.run(["verify", directory.path])
+            #expect(folder.status == 10 && folder.stderr.contains("is a folder, not a bundle"), "\(folder)")
+            let empty = directory.appendingPathComponent("empty.tar.gz").path
+            FileManager.default.createFile(atPath: empty, contents: Data())
+            let emptyRun = try await CommandRunner.run(["verify", empty])
+            #expect(emptyRun.status == 20 && emptyRun.stderr.contains("verification FAILED"))
             let again = try await CommandRunner.run(["keygen", key])
             #expect(again.status == 13)
 
