@@ -36,8 +36,9 @@ struct ExportCommand: AsyncParsableCommand, ArchiveTaking {
             after --until are errors (exit 2), not empty exports.
 
             --excel writes CSV for spreadsheets: a byte-order mark, CRLF, and every cell that begins with \
-            =, +, -, @, tab or CR written as text ('=1+1) so that no message runs as a formula. Plain CSV is \
-            lossless and is what scripts should read.
+            =, +, -, @, tab or CR written as text ('=1+1) so that no message runs as a formula. Plain CSV \
+            keeps every text as it is and is what scripts should read; only JSON Lines tells an empty text from \
+            none (both are an empty CSV cell).
 
             Exit codes: 0 done, 1 error, 2 usage (bad option, query or key; unknown dialog or user; empty \
             range), 10 archive unreadable (or a stored attachment file missing or damaged), 13 output exists \
