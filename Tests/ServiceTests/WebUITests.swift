@@ -117,12 +117,22 @@ struct WebUITests {
         _ = try await archive.storeMessages(
             dialogID: ServiceFixture.hostileDialogID, rawItems: [second.json], cursor: nil, at: 1_700_000_100)
         #expect(try await archive.recordHidden(messageIDs: [second.id], for: 4242, at: 1_700_000_000) == 1)
+        // One who hid it is an archived user: named, with the id.
+        let hider = User(id: 4244, login: "zoe", fullName: "Zoë Hider", createdAt: 0, updatedAt: 0)
+        _ = try await archive.storeUsers(rawItems: [hider.json], at: 1_700_000_000)
+        #expect(try await archive.recordHidden(messageIDs: [second.id], for: 4244, at: 1_700_000_000) == 1)
         #expect(try await archive.recordDialogHidden(id: ServiceFixture.hostileDialogID, for: 4243, at: 1_700_000_000))
         try await fixture.serve { client in
             let html = try await client.execute(uri: "/dialogs/\(ServiceFixture.hostileDialogID)", method: .get).text
             #expect(html.contains("edited 1×"))
             #expect(html.contains("deleted for everyone"))
-            #expect(html.contains("hidden for user 4242"), "a per-user hide is shown, and the message kept")
+            #expect(
+                html.contains("hidden for user 4242; Zoë Hider, user 4244"),
+                "a per-user hide is shown, and the message kept")
+            let found = try await client.execute(uri: "/search?q=is%3Ahidden", method: .get).text
+            #expect(found.contains("Zoë Hider, user 4244"), "\(found)")
+            let single = try await client.execute(uri: "/messages/\(second.id)", method: .get).text
+            #expect(single.contains("Zoë Hider, user 4244"))
             #expect(html.contains("removed from the list of user 4243"))
             #expect(html.contains("📎 image"))
             #expect(

@@ -67,6 +67,20 @@ extension ArchiveService {
         return (inline ? "inline" : "attachment") + "; filename=\"\(ascii)\"; filename*=UTF-8''" + URLText.encode(name)
     }
 
+    /// The display names (full name, else login) of the people the messages are hidden for, by id: one read of
+    /// the users for a page.
+    func hiderNames(_ hits: [SearchHit]) async throws -> [Int: String] {
+        let ids = Array(Set(hits.flatMap { $0.message.hiddenFor.map(\.user) })).sorted()
+        guard !ids.isEmpty else { return [:] }
+        return try await archive.withSnapshot { snapshot in
+            var names: [Int: String] = [:]
+            for try await batch in snapshot.users(ids: ids) {
+                for user in batch { names[user.id] = user.fullName ?? user.login }
+            }
+            return names.compactMapValues { $0 }
+        }
+    }
+
     /// The archive's records of the files these attachment arrays (JSON) name.
     func fileRecords(_ attachmentArrays: [String]) async throws -> [String: ArchivedFile] {
         var keys: Set<String> = []

@@ -34,6 +34,7 @@ extension ArchiveService {
         let base = "/dialogs/" + URLText.encode(id) + "?" + (q.map { "q=" + URLText.encode($0) + "&" } ?? "")
         let dialog = page.dialog
         let files = try await fileRecords(page.messages.map(\.message.attachmentsJSON))
+        let people = try await hiderNames(page.messages)
         let view = TranscriptView(
             id: dialog.id, title: dialog.title, type: Self.typeName(dialog.type),
             occupants: dialog.occupants.map(\.label).joined(separator: ", "), total: dialog.messages,
@@ -46,7 +47,8 @@ extension ArchiveService {
                     }.joined(separator: ", ") + "; others still have it",
             from: page.messages.isEmpty ? 0 : page.offset + 1, to: page.offset + page.messages.count,
             messages: page.messages.map {
-                MessageView($0, highlighter: highlighter, target: $0.message.id == page.around, files: files)
+                MessageView(
+                    $0, highlighter: highlighter, target: $0.message.id == page.around, files: files, people: people)
             },
             highlight: q.map { QueryError.visible(String($0.prefix(200))) },
             previous: page.offset > 0 ? base + "offset=\(max(0, page.offset - page.limit))" : nil,
@@ -77,7 +79,8 @@ extension ArchiveService {
         let revisions = try await archive.messageHistory(id: id)?.revisions ?? []
         try await audit.record("view", by: context, via: "web", ["message": .string(id)])
         let files = try await fileRecords([hit.message.attachmentsJSON] + revisions.map(\.attachmentsJSON))
-        let message = MessageView(hit, highlighter: nil, target: true, files: files)
+        let message = MessageView(
+            hit, highlighter: nil, target: true, files: files, people: try await hiderNames([hit]))
         let versions = revisions.sorted { $0.revision > $1.revision }.map { revision in
             let attachments = MessageView.attachments(revision.attachmentsJSON, files: files)
             return HistoryView.Version(

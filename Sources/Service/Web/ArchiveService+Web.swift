@@ -99,6 +99,7 @@ extension ArchiveService {
                 let (hits, total, summary) = (page.hits, page.total, page.summary)
                 try await audit.record("search", by: context, via: "web", ["q": .string(text), "results": .int(total)])
                 let highlighter = Highlighter(query: query)
+                let people = try await hiderNames(hits)
                 // A page past the last one says so, and leads back to the last page: "no message matches" is
                 // only ever said when none does.
                 let pastTheLast = hits.isEmpty && total > 0
@@ -111,7 +112,9 @@ extension ArchiveService {
                         : SearchRunner.shownLine(shown: hits.count, total: total, offset: offset)
                             .replacingOccurrences(of: " — --limit, --offset or --all for more", with: ""),
                     from: hits.isEmpty ? 0 : offset + 1, to: offset + hits.count,
-                    hits: hits.map { MessageView($0, highlighter: highlighter, snippetWidth: 160, query: text) },
+                    hits: hits.map {
+                        MessageView($0, highlighter: highlighter, snippetWidth: 160, query: text, people: people)
+                    },
                     empty: total == 0,
                     previous: offset > 0
                         ? SearchPageView.href(

@@ -35,10 +35,12 @@ struct MessageView {
     var transcriptHref: String
     var historyHref: String
 
-    /// - Parameter query: the search that found the message, carried to its transcript to highlight there.
+    /// - Parameters:
+    ///   - query: the search that found the message, carried to its transcript to highlight there.
+    ///   - people: display names by user id, for whom the message is hidden (`user N` for one not there).
     init(
         _ hit: SearchHit, highlighter: Highlighter?, snippetWidth: Int? = nil, target: Bool = false,
-        query: String? = nil, files: [String: ArchivedFile] = [:]
+        query: String? = nil, files: [String: ArchivedFile] = [:], people: [Int: String] = [:]
     ) {
         let message = hit.message
         id = message.id
@@ -63,11 +65,14 @@ struct MessageView {
         edited = message.edited
         isEdited = message.edited > 0
         deleted = message.deletedAt.map { "deleted for everyone (found " + DisplayTime.format($0) + ")" }
+        let hiders: [String] = message.hiddenFor.map { hide in
+            guard let name = people[hide.user] else { return "user \(hide.user)" }
+            return "\(name), user \(hide.user)"
+        }
+        let since = DisplayTime.format(message.hiddenFor.map(\.since).min() ?? 0)
         hidden =
-            message.hiddenFor.isEmpty
-            ? nil
-            : "hidden for " + message.hiddenFor.map { "user \($0.user)" }.joined(separator: ", ") + " (since "
-                + DisplayTime.format(message.hiddenFor.map(\.since).min() ?? 0) + "); others still see it"
+            hiders.isEmpty
+            ? nil : "hidden for " + hiders.joined(separator: "; ") + " (since " + since + "); others still see it"
         self.target = target
         let escapedID = URLText.encode(message.id)
         let escapedDialog = URLText.encode(message.dialogID)
