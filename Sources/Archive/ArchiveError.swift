@@ -33,6 +33,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
     case unknownTarget(String)
     /// A legal hold was placed after an erasure was checked against the holds and before it began.
     case holdPlacedMeanwhile(Int64)
+    /// The archive exists but SQLite cannot open it (its folder on a read-only file system, say).
+    case cannotOpen(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -42,6 +44,8 @@ public enum ArchiveError: Error, LocalizedError, Equatable, Sendable {
             return "\(path) already exists; open it instead of creating it, or choose another path."
         case .notAnArchive(let path, let reason):
             return "\(path) is not a qbarchive archive (\(reason)). Check the --archive path; nothing was changed."
+        case .cannotOpen(let path, let reason):
+            return "cannot open the archive \(path): \(reason). Nothing was changed."
         case .newerFormat(let path):
             return "\(path) was written by a newer qbarchive. Upgrade qbarchive to read or write it."
         case .needsUpgrade(let path):

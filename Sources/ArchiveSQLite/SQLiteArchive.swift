@@ -196,6 +196,15 @@ public final class SQLiteArchive: ArchiveWriter, SQLArchiveReading {
             try queue.read { db in try check(db, path: path, requireComplete: requireComplete) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw ArchiveError.notAnArchive(path: path, reason: "not a SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+            // Most often the folder: SQLite makes the archive's -wal and -shm files beside it.
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let reason =
+                access(folder, W_OK) != 0
+                ? "its folder \(folder) cannot be written (\(String(cString: strerror(errno)))), and SQLite keeps "
+                    + "the archive's -wal and -shm files beside it; copy it to a writable folder"
+                : "SQLite could not open the file (\(error.message ?? "unable to open database file"))"
+            throw ArchiveError.cannotOpen(path: path, reason: reason)
         }
     }
 
