@@ -93,12 +93,7 @@ struct SearchCompiler {
         case .readIDs: return element("m.read_ids", dialect.jsonIntegerElement("e"), predicate.op, values)
         case .occupantsIDs: return element("d.occupant_ids", dialect.jsonIntegerElement("e"), predicate.op, values)
         case .edited: return flag("m.edited > 0", predicate)
-        case .deleted:
-            // Deleted for everyone: the message itself, or its whole dialog (QuickBlox's `force=1` on a dialog
-            // removes its messages from every occupant's history; the archive keeps them, marked on the dialog).
-            return flag(
-                "(m.deleted_at IS NOT NULL OR m.dialog_id IN (SELECT id FROM dialogs WHERE deleted_at IS NOT NULL))",
-                predicate)
+        case .deleted: return flag("m.deleted_at IS NOT NULL", predicate)
         case .hidden: return flag("m.hidden_for IS NOT NULL", predicate)
         case .hiddenFor:
             // Who the message is hidden for lives in `message_hides`, one row per user.
