@@ -62,7 +62,8 @@ extension QueryField {
             return
                 "the order is not part of a query: use --sort newest, oldest or rank (sort=-date, date or rank in the API)"
         case "tz", "timezone", "zone":
-            return "the time zone is not part of a query: use --tz ZONE on the command line (tz=ZONE in the API)"
+            return "the time zone is not part of a query: `qbarchive search --tz ZONE` (tz=ZONE in the API); stats "
+                + "and export read dates in UTC — write an offset in the date instead (2024-03-01T00:00+01:00)"
         default:
             return nil
         }
