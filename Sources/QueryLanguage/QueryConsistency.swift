@@ -5,7 +5,7 @@ import QuickBlox
 /// other — a date range that ends before it starts (`after:2025-01-01 before:2024-01-01`), two senders, two
 /// dialog types, a flag both set and unset, a term and its negation. Such a query is a mistake, and answering
 /// it with "no results" would read as "no such messages".
-enum QueryConsistency {
+public enum QueryConsistency {
     static func check(_ expression: QueryExpression, source: [Character], zone: TimeZone) throws(QueryError) {
         switch expression {
         case .and(let children):
@@ -112,7 +112,62 @@ enum QueryConsistency {
         switch field {
         case .senderID: "sender"
         case .recipientID: "recipient"
+        case .dialog: "dialog"
         default: "dialog type"
+        }
+    }
+
+    /// Refuses, as ``check(_:source:zone:)`` does for ids, two senders, recipients or dialogs of one `and` named
+    /// by login, name or id that stand for no one in common once the archive has resolved them
+    /// (`from:alice from:bob`, `in:"Book club" in:general`). `ids` gives what a value stands for; `nil` leaves
+    /// the predicate out.
+    public static func checkResolved(
+        _ expression: QueryExpression, source: [Character], ids: (QueryField, QueryValue) -> [String]?
+    ) throws(QueryError) {
+        switch expression {
+        case .and(let children):
+            let predicates = children.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
+            for field in [QueryField.senderID, .recipientID, .dialog] {
+                var allowed: (Set<String>, QueryPredicate)?
+                for predicate in predicates where predicate.field == field && [.equal, .in].contains(predicate.op) {
+                    var keys: Set<String> = []
+                    var known = true
+                    for value in predicate.values {
+                        guard let found = ids(field, value) else {
+                            known = false
+                            break
+                        }
+                        keys.formUnion(found)
+                    }
+                    guard known else { continue }
+                    if let (earlier, first) = allowed {
+                        let both = earlier.intersection(keys)
+                        if both.isEmpty {
+                            let later = predicate.range
+                            let shownFirst =
+                                "`" + QueryError.excerpt(String(source[first.range.clamped(to: 0..<source.count)]))
+                                + "`"
+                            let shownLater =
+                                "`" + QueryError.excerpt(String(source[later.clamped(to: 0..<source.count)])) + "`"
+                            throw QueryError(
+                                position: later.lowerBound, length: later.count,
+                                message: "\(shownFirst) and \(shownLater) cannot both hold: a message has one "
+                                    + noun(field),
+                                hint: "join them with `or` for either one")
+                        }
+                        allowed = (both, first)
+                    } else {
+                        allowed = (keys, predicate)
+                    }
+                }
+            }
+            for child in children { try checkResolved(child, source: source, ids: ids) }
+        case .or(let children):
+            for child in children { try checkResolved(child, source: source, ids: ids) }
+        case .not(let child):
+            try checkResolved(child, source: source, ids: ids)
+        case .text, .predicate:
+            break
         }
     }
 

@@ -100,6 +100,34 @@ struct QueryResolutionTests {
         #expect(dialog.hint?.hasPrefix("`*` is no wildcard for a dialog") == true)
     }
 
+    /// Two senders, recipients or dialogs of one `and` named apart that stand for no one in common are refused,
+    /// positioned on the second, as two ids are; names of the same person or overlapping lists are not.
+    @Test func contradictoryNamesAreRefusedOnceResolved() async throws {
+        let corpus = try await SearchCorpus.make(seed: 24, count: 40)
+        defer { corpus.remove() }
+        let dialogs = Array(Set(corpus.entries.compactMap(\.dialog.name))).sorted()
+        try #require(dialogs.count >= 2)
+        for (text, second) in [
+            ("from:user1 from:user2", "from:user2"), ("from:user1 refund from:3", "from:3"),
+            ("to:user1 to:user2", "to:user2"), ("in:\"\(dialogs[0])\" in:\"\(dialogs[1])\"", "in:\"\(dialogs[1])\""),
+            ("sender_id in (user1, user2) from:user3", "from:user3"),
+        ] {
+            let refused = try #require(try await error(corpus, text), "\(text)")
+            #expect(
+                refused.message.hasSuffix(
+                    "cannot both hold: a message has one "
+                        + (text.hasPrefix("in:") ? "dialog" : text.hasPrefix("to:") ? "recipient" : "sender")),
+                "\(text): \(refused.message)")
+            #expect(refused.position == Array(text).count - second.count, "\(text)")
+        }
+        for text in [
+            "from:user1 from:\"User 1\"", "from:user1 from:1", "sender_id in (user1, user2) from:user2",
+            "from:user1 (from:user2 or refund)", "from:user1 or from:user2",
+        ] {
+            _ = try await ids(corpus, text)
+        }
+    }
+
     @Test func filterWordsWithoutColonAreRefusedWhenTheArchiveKnowsTheValue() async throws {
         let corpus = try await SearchCorpus.make(seed: 23, count: 50)
         defer { corpus.remove() }

@@ -75,6 +75,16 @@ struct QueryReferences {
                 continue
             }
         }
+        // Two senders, recipients or dialogs named apart that stand for no one in common: refused, as ids are.
+        let resolved = references
+        try QueryConsistency.checkResolved(query.root, source: Array(query.source)) { field, value in
+            switch (field, value) {
+            case (.dialog, .string(let text)): resolved.dialogs[text]?.map(\.id)
+            case (_, .login(let text)): resolved.users[text]?.map { String($0.id) }
+            case (_, .int(let id)): [String(resolved.userID(id, field))]
+            default: nil
+            }
+        }
         for ambiguity in query.ambiguities {
             if ambiguity.field == .dialog {
                 if let dialog = try directory.dialogs(named: ambiguity.value).first {
