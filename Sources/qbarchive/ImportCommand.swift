@@ -13,7 +13,9 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             The bundle is verified first (as by qbarchive verify); a bundle that fails is not imported at all. \
             A new archive takes the identity of the archive the bundle came from, so exporting it again gives \
             the same bundle. An existing archive keeps every record it already has and gains the others: \
-            importing twice changes nothing. Attachment files in the bundle are copied into the archive's \
+            importing twice changes nothing, and a message it already holds stays as it holds it even where \
+            the bundle's copy is newer (edited, deleted or hidden since): to have the bundle's state, import \
+            into a new archive. Attachment files in the bundle are copied into the archive's \
             file store (ARCHIVE.files), checked against their SHA-256, and recorded as stored; a file the \
             bundle names but does not hold keeps its status (too large, gone, ...) or stays to be fetched. \
             Recorded in the archive's audit log.
