@@ -85,6 +85,31 @@ struct ImportBatchTests {
         #expect(try await backend.problems(archive) == [])
     }
 
+    /// A membership period the archive holds is kept as held: an older bundle's open copy of a period since
+    /// closed adds no second, open row (the member would read as never having left); another period is added.
+    @Test(arguments: TestBackend.all)
+    func aHeldMembershipPeriodIsKeptAsHeld(backend: TestBackend) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let archive = try await backend.create(directory.path, 1_700_000_000)
+        var closed = try Self.batches()[0]
+        closed.messages = []
+        closed.membership = [
+            MembershipPeriod(dialogID: Self.dialogID, userID: 101, joinedObservedAt: 10, leftObservedAt: 20)
+        ]
+        _ = try await archive.importRecords(closed)
+        var older = ImportBatch()
+        older.membership = [
+            MembershipPeriod(dialogID: Self.dialogID, userID: 101, joinedObservedAt: 10, leftObservedAt: nil),
+            MembershipPeriod(dialogID: Self.dialogID, userID: 101, joinedObservedAt: 30, leftObservedAt: nil),
+        ]
+        #expect(try await archive.importRecords(older) == 1, "only the period the archive does not hold")
+        let periods = try await archive.membership(dialogID: Self.dialogID).filter { $0.userID == 101 }
+            .sorted { $0.joinedObservedAt < $1.joinedObservedAt }
+        #expect(periods.map(\.joinedObservedAt) == [10, 30] && periods.map(\.leftObservedAt) == [20, nil])
+    }
+
     /// A message's QuickBlox columns come from its `raw` record, derived when the batch is built: a record whose
     /// `raw` is not a message, or is another message or another dialog's, is refused before any archive sees it.
     @Test func aMessageIsDerivedFromItsRawRecordOrRefused() throws {

@@ -60,6 +60,7 @@ extension PostgresArchive {
                         """)
                 }
             }
+            // A period the archive holds (same member, same joining crawl) is kept as held, closed or not.
             for p in batch.membership {
                 let dialogID = SQLiteText.cut(p.dialogID)
                 let left = p.leftObservedAt.map(Int64.init)
@@ -68,8 +69,7 @@ extension PostgresArchive {
                     INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at, left_observed_at)
                     SELECT \(dialogID), \(p.userID), \(Int64(p.joinedObservedAt)), \(left)
                     WHERE NOT EXISTS (SELECT 1 FROM dialog_membership WHERE dialog_id = \(dialogID)
-                        AND user_id = \(p.userID) AND joined_observed_at = \(Int64(p.joinedObservedAt))
-                        AND left_observed_at IS NOT DISTINCT FROM \(left))
+                        AND user_id = \(p.userID) AND joined_observed_at = \(Int64(p.joinedObservedAt)))
                     ON CONFLICT DO NOTHING
                     RETURNING id
                     """)

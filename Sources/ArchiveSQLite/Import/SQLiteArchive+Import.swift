@@ -105,11 +105,13 @@ extension SQLiteArchive {
             }
         }
         if !batch.membership.isEmpty {
+            // A period the archive holds (the same member, joined at the same crawl) is kept as held, closed or
+            // not: an older bundle's open copy of a period since closed would say the member never left.
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO dialog_membership (dialog_id, user_id, joined_observed_at, left_observed_at)
                     SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM dialog_membership WHERE dialog_id = ?1
-                        AND user_id = ?2 AND joined_observed_at = ?3 AND left_observed_at IS ?4)
+                        AND user_id = ?2 AND joined_observed_at = ?3)
                     ON CONFLICT DO NOTHING
                     """)
             for p in batch.membership {
