@@ -23,18 +23,8 @@ public enum QueryConsistency {
     private static func conjunction(_ children: [QueryExpression], source: [Character], zone: TimeZone)
         throws(QueryError)
     {
-        func shown(_ range: Range<Int>?) -> String {
-            guard let range, range.lowerBound >= 0, range.upperBound <= source.count else { return "a term" }
-            return "`" + QueryError.excerpt(String(source[range])) + "`"
-        }
         func conflict(_ first: Range<Int>?, _ second: Range<Int>?, _ why: String, hint: String) -> QueryError {
-            let later = [first, second].compactMap { $0 }.max { $0.lowerBound < $1.lowerBound } ?? 0..<0
-            return QueryError(
-                position: later.lowerBound, length: later.count,
-                message: first == second
-                    ? "\(shown(first)) can match nothing: \(why)"
-                    : "\(shown(first)) and \(shown(second)) cannot both hold: \(why)",
-                hint: hint)
+            Self.conflict(first, second, why, hint: hint, source: source)
         }
         let predicates = children.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
         // Dates: the latest start against the earliest end, per field.
@@ -66,23 +56,8 @@ public enum QueryConsistency {
             }
         }
         // One sender, one recipient, one dialog type per message.
-        for field in [QueryField.senderID, .recipientID, .dialogType] {
-            var allowed: (Set<Int>, QueryPredicate)?
-            for predicate in predicates where predicate.field == field && [.equal, .in].contains(predicate.op) {
-                let ids = predicate.values.compactMap { if case .int(let id) = $0 { id } else { nil } }
-                guard ids.count == predicate.values.count else { continue }
-                if let (earlier, first) = allowed {
-                    let both = earlier.intersection(ids)
-                    if both.isEmpty {
-                        throw conflict(
-                            first.range, predicate.range, "a message has one \(noun(field))",
-                            hint: "join them with `or` for either one")
-                    }
-                    allowed = (both, first)
-                } else {
-                    allowed = (Set(ids), predicate)
-                }
-            }
+        try oneEach(of: [.senderID, .recipientID, .dialogType], in: predicates, source: source) { _, value in
+            if case .int(let id) = value { [String(id)] } else { nil }
         }
         // A flag set and unset.
         var flags: [QueryField: (Bool, QueryPredicate)] = [:]
@@ -108,6 +83,51 @@ public enum QueryConsistency {
         }
     }
 
+    /// Refuses two `=`/`in` predicates of one `and` on any of `fields` whose values share no key: a message has
+    /// one sender, recipient, dialog and dialog type. `keys` gives a value's keys; a predicate with a value it has
+    /// none for (`nil`) is left out.
+    private static func oneEach(
+        of fields: [QueryField], in predicates: [QueryPredicate], source: [Character],
+        keys: (QueryField, QueryValue) -> [String]?
+    ) throws(QueryError) {
+        for field in fields {
+            var allowed: (Set<String>, QueryPredicate)?
+            for predicate in predicates where predicate.field == field && [.equal, .in].contains(predicate.op) {
+                let perValue = predicate.values.map { keys(field, $0) }
+                guard !perValue.contains(where: { $0 == nil }) else { continue }
+                let found = Set(perValue.compactMap { $0 }.joined())
+                guard let (earlier, first) = allowed else {
+                    allowed = (found, predicate)
+                    continue
+                }
+                let both = earlier.intersection(found)
+                if both.isEmpty {
+                    throw conflict(
+                        first.range, predicate.range, "a message has one \(noun(field))",
+                        hint: "join them with `or` for either one", source: source)
+                }
+                allowed = (both, first)
+            }
+        }
+    }
+
+    /// The error for two terms that cannot both hold (or one that can match nothing), at the later of them.
+    private static func conflict(
+        _ first: Range<Int>?, _ second: Range<Int>?, _ why: String, hint: String, source: [Character]
+    ) -> QueryError {
+        func shown(_ range: Range<Int>?) -> String {
+            guard let range, range.lowerBound >= 0, range.upperBound <= source.count else { return "a term" }
+            return "`" + QueryError.excerpt(String(source[range])) + "`"
+        }
+        let later = [first, second].compactMap { $0 }.max { $0.lowerBound < $1.lowerBound } ?? 0..<0
+        return QueryError(
+            position: later.lowerBound, length: later.count,
+            message: first == second
+                ? "\(shown(first)) can match nothing: \(why)"
+                : "\(shown(first)) and \(shown(second)) cannot both hold: \(why)",
+            hint: hint)
+    }
+
     private static func noun(_ field: QueryField) -> String {
         switch field {
         case .senderID: "sender"
@@ -127,40 +147,7 @@ public enum QueryConsistency {
         switch expression {
         case .and(let children):
             let predicates = children.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
-            for field in [QueryField.senderID, .recipientID, .dialog] {
-                var allowed: (Set<String>, QueryPredicate)?
-                for predicate in predicates where predicate.field == field && [.equal, .in].contains(predicate.op) {
-                    var keys: Set<String> = []
-                    var known = true
-                    for value in predicate.values {
-                        guard let found = ids(field, value) else {
-                            known = false
-                            break
-                        }
-                        keys.formUnion(found)
-                    }
-                    guard known else { continue }
-                    if let (earlier, first) = allowed {
-                        let both = earlier.intersection(keys)
-                        if both.isEmpty {
-                            let later = predicate.range
-                            let shownFirst =
-                                "`" + QueryError.excerpt(String(source[first.range.clamped(to: 0..<source.count)]))
-                                + "`"
-                            let shownLater =
-                                "`" + QueryError.excerpt(String(source[later.clamped(to: 0..<source.count)])) + "`"
-                            throw QueryError(
-                                position: later.lowerBound, length: later.count,
-                                message: "\(shownFirst) and \(shownLater) cannot both hold: a message has one "
-                                    + noun(field),
-                                hint: "join them with `or` for either one")
-                        }
-                        allowed = (both, first)
-                    } else {
-                        allowed = (keys, predicate)
-                    }
-                }
-            }
+            try oneEach(of: [.senderID, .recipientID, .dialog], in: predicates, source: source, keys: ids)
             for child in children { try checkResolved(child, source: source, ids: ids) }
         case .or(let children):
             for child in children { try checkResolved(child, source: source, ids: ids) }
