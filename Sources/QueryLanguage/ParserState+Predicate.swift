@@ -92,10 +92,7 @@ extension ParserState {
                     at: value.range, "`\(QueryError.excerpt(value.text))` is not something `has:` knows",
                     hint: QueryShortcut.hasHint)
             }
-            if field == .attachmentType, case let types = QueryShortcut.attachmentTypes(wanted), types.count > 1 {
-                return QueryPredicate(field: field, op: .in, values: types, range: range)
-            }
-            return QueryPredicate(field: field, op: .equal, values: [wanted], range: range)
+            return QueryPredicate(field: field, op: wanted.count > 1 ? .in : .equal, values: wanted, range: range)
         case .is:
             guard let (field, wanted) = QueryShortcut.isValues[lower] else {
                 throw error(

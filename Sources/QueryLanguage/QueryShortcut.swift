@@ -36,22 +36,20 @@ enum QueryShortcut: String, CaseIterable {
         }
     }
 
-    /// What `has:` takes: the field, and the value it compares with.
-    static let hasValues: [String: (QueryField, QueryValue)] = [
-        "attachment": (.hasAttachment, .bool(true)), "attachments": (.hasAttachment, .bool(true)),
-        "image": (.attachmentType, .string("image")), "images": (.attachmentType, .string("image")),
-        "photo": (.attachmentType, .string("image")), "photos": (.attachmentType, .string("image")),
-        "video": (.attachmentType, .string("video")), "videos": (.attachmentType, .string("video")),
-        "audio": (.attachmentType, .string("audio")), "file": (.attachmentType, .string("file")),
-        "files": (.attachmentType, .string("file")), "location": (.attachmentType, .string("location")),
-        "link": (.hasLink, .bool(true)), "links": (.hasLink, .bool(true)), "url": (.hasLink, .bool(true)),
-    ]
-
-    /// The attachment types a `has:` type stands for: `image` also finds `photo`, the type QuickBlox's Android
-    /// SDK names its image attachments (`QBAttachment.PHOTO_TYPE`).
-    static func attachmentTypes(_ wanted: QueryValue) -> [QueryValue] {
-        wanted == .string("image") ? [.string("image"), .string("photo")] : [wanted]
-    }
+    /// What `has:` takes: the field, and the values it compares with (`=` one, `in` several). `image` also finds
+    /// `photo`, the type QuickBlox's Android SDK gives image attachments (`QBAttachment.PHOTO_TYPE`).
+    static let hasValues: [String: (QueryField, [QueryValue])] = {
+        let images: [QueryValue] = [.string("image"), .string("photo")]
+        return [
+            "attachment": (.hasAttachment, [.bool(true)]), "attachments": (.hasAttachment, [.bool(true)]),
+            "image": (.attachmentType, images), "images": (.attachmentType, images),
+            "photo": (.attachmentType, images), "photos": (.attachmentType, images),
+            "video": (.attachmentType, [.string("video")]), "videos": (.attachmentType, [.string("video")]),
+            "audio": (.attachmentType, [.string("audio")]), "file": (.attachmentType, [.string("file")]),
+            "files": (.attachmentType, [.string("file")]), "location": (.attachmentType, [.string("location")]),
+            "link": (.hasLink, [.bool(true)]), "links": (.hasLink, [.bool(true)]), "url": (.hasLink, [.bool(true)]),
+        ]
+    }()
 
     /// What `is:` takes.
     static let isValues: [String: (QueryField, QueryValue)] = [
