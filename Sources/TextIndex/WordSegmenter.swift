@@ -88,18 +88,18 @@ public struct WordSegmenter: Sendable {
     /// What `character` is to the segmenter, by its first scalar.
     public static func kind(of character: Character) -> Kind {
         guard let first = character.unicodeScalars.first else { return .separator }
-        // A keycap (`1️⃣`: a digit, then U+20E3) is an emoji, not the digit it encloses.
-        if first.properties.numericType == .decimal, first.isASCII, character.unicodeScalars.contains("\u{20E3}") {
-            return .symbol
-        }
         if first.isASCII {
+            // A keycap (`1️⃣`: a digit, then U+20E3) is an emoji, not the digit it encloses.
+            if (0x30...0x39).contains(first.value), character.unicodeScalars.contains("\u{20E3}") { return .symbol }
             return isASCIISeparator(UInt8(first.value)) ? .separator : .word
         }
         if ScalarClass.isSymbol(first) { return .symbol }
-        if ScalarClass.isIgnored(first) { return .ignored }
-        guard ScalarClass.isWordStart(first) else { return .separator }
-        if first.properties.generalCategory == .decimalNumber { return .word }
-        return ScalarClass.isUnspaced(first.value) ? .unspaced : .word
+        guard ScalarClass.isWordStart(first) else { return ScalarClass.isIgnored(first) ? .ignored : .separator }
+        // A digit of a script written without spaces is part of a number, as every script's digits are.
+        guard ScalarClass.isUnspaced(first.value), first.properties.generalCategory != .decimalNumber else {
+            return .word
+        }
+        return .unspaced
     }
 
     /// A chunk holding non-ASCII bytes, read as Characters.
