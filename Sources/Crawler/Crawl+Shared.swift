@@ -171,13 +171,7 @@ extension Crawl {
                     done += 1
                     summary.dialogs += 1
                     if takenOver { summary.worker?.takenOver += 1 }
-                    // As the run alone does: the dialogs under way are counted as they stop.
-                    do {
-                        try tally(outcome, done: done, total: total, into: &summary)
-                    } catch {
-                        if ending == nil { ending = error }
-                        group.cancelAll()
-                    }
+                    tally(outcome, done: done, total: total, into: &summary, ending: &ending) { group.cancelAll() }
                     if ending == nil, !Task.isCancelled { group.addTask(operation: step) } else { slots.give() }
                 }
             }

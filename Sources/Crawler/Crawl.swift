@@ -249,17 +249,10 @@ public struct Crawl: Sendable {
                 group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
             }
             var done = 0
-            // An error that ends the run (cancelled, credentials refused) stops new dialogs, and the dialogs
-            // under way are still counted as they stop: their pages are stored, so the run's counts say so.
             var ending: (any Error)?
             while let outcome = try await group.next() {
                 done += 1
-                do {
-                    try tally(outcome, done: done, total: targets.count, into: &summary)
-                } catch {
-                    if ending == nil { ending = error }
-                    group.cancelAll()
-                }
+                tally(outcome, done: done, total: targets.count, into: &summary, ending: &ending) { group.cancelAll() }
                 if ending == nil, !Task.isCancelled, let target = pending.next() {
                     // The finished walk's slot goes to the next dialog; only the last dialogs free theirs.
                     group.addTask { await self.outcome(of: target, since: since, runStart: runStart, slots: slots) }
@@ -268,6 +261,22 @@ public struct Crawl: Sendable {
                 }
             }
             if let ending { throw ending }
+        }
+    }
+
+    /// ``tally(_:done:total:into:)`` in a loop over the dialogs under way: an error that ends the run (cancelled,
+    /// credentials refused) is kept in `ending` (the first), and `cancel` stops the others, whose outcomes are
+    /// still tallied as they stop — their pages are stored, so the run's counts say so. The loop starts no new
+    /// dialog once `ending` is set, and throws it at its end.
+    func tally(
+        _ outcome: DialogOutcome, done: Int, total: Int, into summary: inout CrawlSummary, ending: inout (any Error)?,
+        cancel: () -> Void
+    ) {
+        do {
+            try tally(outcome, done: done, total: total, into: &summary)
+        } catch {
+            if ending == nil { ending = error }
+            cancel()
         }
     }
 
