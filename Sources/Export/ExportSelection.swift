@@ -72,15 +72,14 @@ public struct ExportSelection: Sendable, Hashable {
             sources.append("subject = \(subject.id)")
         }
         var periods: [String: (start: Int, end: Int)] = [:]
-        for (option, text, op) in [
-            ("--since", since, FilterOperator.greaterThanOrEqual), ("--until", until, .lessThanOrEqual),
+        for (name, text, op) in [
+            (names.since, since, FilterOperator.greaterThanOrEqual), (names.until, until, .lessThanOrEqual),
         ] {
             guard let text else { continue }
             guard let period = QueryDate.period(text, now: now) else {
-                let name = option == "--since" ? names.since : names.until
                 throw ExportError.badOption("\(name) \(text) is not a date: \(QueryDate.hint)")
             }
-            periods[option] = (period.start, period.end)
+            periods[name] = (period.start, period.end)
             parts.append(
                 .predicate(
                     QueryPredicate(
@@ -94,15 +93,15 @@ public struct ExportSelection: Sendable, Hashable {
         }
         var resolved: [String: JSONValue] = [
             "time_zone": .string("UTC"),
-            "sent_from": periods["--since"].map { .string(ISO8601.format($0.start)) } ?? .null,
-            "sent_before": periods["--until"].map { .string(ISO8601.format($0.end)) } ?? .null,
+            "sent_from": periods[names.since].map { .string(ISO8601.format($0.start)) } ?? .null,
+            "sent_before": periods[names.until].map { .string(ISO8601.format($0.end)) } ?? .null,
             "where_understood_as": whereReading.map(JSONValue.string) ?? .null,
         ]
         if let subject {
             resolved["subject"] = .object(["user_id": .int(subject.id), "took_part_in": .string(subject.clause)])
         }
         self.resolved = .object(resolved)
-        if let first = periods["--since"], let last = periods["--until"], first.start >= last.end {
+        if let first = periods[names.since], let last = periods[names.until], first.start >= last.end {
             throw ExportError.badOption(
                 "\(names.since) \(since ?? "") begins after \(names.until) \(until ?? "") ends, so no message can be in between "
                     + "(an empty export is never made for a range that cannot hold one); did you mean them swapped?")

@@ -69,12 +69,6 @@ enum HoldCheck {
         }
     }
 
-    /// A user given as `--user` gives them (``UserReference``), as the numeric id holds record (`nil` when the
-    /// archive has no such user).
-    static func userID(_ text: String, in store: any ArchiveReader) async throws -> String? {
-        try await UserReference(text: text).resolve(in: store).map(String.init)
-    }
-
     /// The first hold in force that keeps part of what `target` would erase, if any. A target the archive does
     /// not hold has nothing held (the erasure then says it is unknown).
     static func blocking(_ target: ErasureTarget, in store: any ArchiveReader) async throws -> LegalHold? {
@@ -85,7 +79,7 @@ enum HoldCheck {
         case .message(let id): targetIDs = [id]
         case .sentBefore: return nil
         case .user(let text):
-            guard let id = try await userID(text, in: store) else { return nil }
+            guard let id = try await UserReference(text: text).resolve(in: store).map(String.init) else { return nil }
             if let hold = held.first(where: { $0.hold.kind == .user && $0.hold.target == id }) { return hold.hold }
             targetIDs = try await ids(matching: "sender_id = \(id)", in: store)
         case .dialog(let id):

@@ -151,5 +151,4 @@ extension SearchOptions.Sort: ExpressibleByArgument {
     }
 
     public static var allValueStrings: [String] { ["newest", "oldest", "rank", "-date", "date"] }
-
 }

@@ -63,7 +63,7 @@ struct QueryReferences {
                 // An id the archive does not know may be a login made of digits (a phone number): that user.
                 guard
                     let user = try directory.user(id: id, field: field)
-                        ?? directory.user(login: String(id))
+                        ?? directory.users(login: String(id)).first
                 else {
                     throw QueryError(
                         position: predicate.range.lowerBound, length: predicate.range.count,
@@ -135,8 +135,7 @@ private struct Directory {
     /// `bob`, as `from:bob` is, not also someone whose full name is Bob); else those whose full name does.
     /// A `*` is no wildcard: a name holding one that no login spells finds no one (`from:user1*` is not user1).
     mutating func users(named text: String) throws -> [QueryReferences.User] {
-        let exact = try connection.fetchAll(
-            "SELECT id, login, full_name FROM users WHERE login = \(text) ORDER BY id", Self.user)
+        let exact = try users(login: text)
         if !exact.isEmpty { return exact }
         guard !text.contains("*") else { return [] }
         let wanted = Self.folded(text)
@@ -161,9 +160,9 @@ private struct Directory {
         return try connection.fetchInt(seen) == nil ? nil : QueryReferences.User(id: id)
     }
 
-    /// The user whose login is exactly `login`, if any.
-    func user(login: String) throws -> QueryReferences.User? {
-        try connection.fetchOne("SELECT id, login, full_name FROM users WHERE login = \(login)", Self.user)
+    /// The users whose login is exactly `login`.
+    func users(login: String) throws -> [QueryReferences.User] {
+        try connection.fetchAll("SELECT id, login, full_name FROM users WHERE login = \(login) ORDER BY id", Self.user)
     }
 
     /// The dialogs whose id is `text`, else those whose name folds to the same words (a `*` is no wildcard).
