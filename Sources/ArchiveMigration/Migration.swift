@@ -108,7 +108,7 @@ public struct Migration: Sendable {
             var written = 0
             func send(_ batch: ImportBatch, part: String, done: Int, total: Int) async throws {
                 try budget.spend()
-                written += try await destination.importRecords(batch)
+                written += try await destination.importRecords(batch).inserted
                 progress(MigrationEvent(step: .copying, part: part, done: done, total: total))
             }
             if have.users == want.users {

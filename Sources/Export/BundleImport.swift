@@ -30,6 +30,8 @@ public struct BundleImport: Sendable {
         /// their bytes.
         public var files = 0
         public var fileBytes = 0
+        /// Records the archive held already where the bundle's copy is newer: kept as the archive held them.
+        public var notMerged = NotMerged()
     }
 
     /// The order files are restored in; others (CSV, transcripts, deletions, README) duplicate these.
@@ -79,12 +81,12 @@ public struct BundleImport: Sendable {
         // messages, messages before their revisions), so foreign keys hold as before. The archive may hold several
         // batches in one transaction (``ArchiveWriter/importing(_:)``) and then spends a while on its commit: the
         // reading goes on meanwhile. Every batch stored is committed by the time `importing` returns or throws.
-        let (records, inserted) = try await archive.importing { session in
+        let (records, outcome) = try await archive.importing { session in
             try await withThrowingTaskGroup(of: Void.self) { stores in
                 var records = 0
-                var inserted = 0
+                var outcome = ImportOutcome()
                 let (queue, queued) = AsyncStream.makeStream(of: ImportBatch.self)
-                let (results, stored) = AsyncThrowingStream.makeStream(of: Int.self)
+                let (results, stored) = AsyncThrowingStream.makeStream(of: ImportOutcome.self)
                 // Not on this task's own thread (``OwnThread``), which goes on reading: a child preferring it would
                 // wait there until the reading stops.
                 stores.addTask(executorPreference: globalConcurrentExecutor) {
@@ -98,8 +100,8 @@ public struct BundleImport: Sendable {
                 var pending = results.makeAsyncIterator()
                 var waiting = 0
                 func store(_ batch: ImportBatch) async throws {
-                    if waiting >= batchesAhead, let count = try await pending.next() {
-                        inserted += count
+                    if waiting >= batchesAhead, let stored = try await pending.next() {
+                        outcome += stored
                         waiting -= 1
                     }
                     records += batch.count
@@ -108,7 +110,7 @@ public struct BundleImport: Sendable {
                 }
                 func drain() async throws {
                     queued.finish()
-                    while let count = try await pending.next() { inserted += count }
+                    while let stored = try await pending.next() { outcome += stored }
                 }
                 var batch = ImportBatch()
                 do {
@@ -144,10 +146,10 @@ public struct BundleImport: Sendable {
                     // afterwards is a prefix of the bundle a user can be told about in one sentence.
                     if batch.count > 0 { try await store(batch) }
                     try await drain()
-                    throw Stopped(problem: problem, records: records, inserted: inserted)
+                    throw Stopped(problem: problem, records: records, inserted: outcome.inserted)
                 }
                 try await drain()
-                return (records, inserted)
+                return (records, outcome)
             }
         }
         try await archive.settleAfterBulkChange()
@@ -155,8 +157,8 @@ public struct BundleImport: Sendable {
             restored[$0.sha256] != nil && $0.path.hasPrefix("attachments/")
         }
         return Summary(
-            records: records, inserted: inserted, manifest: reports[0].manifest, files: sizes.count,
-            fileBytes: sizes.map(\.size).reduce(0, +))
+            records: records, inserted: outcome.inserted, manifest: reports[0].manifest, files: sizes.count,
+            fileBytes: sizes.map(\.size).reduce(0, +), notMerged: outcome.notMerged)
     }
 
     /// The identity of the archive a bundle came from, from its manifest (not verified: ``run(bundle:into:)`` does that).

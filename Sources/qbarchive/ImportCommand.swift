@@ -13,9 +13,11 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             The bundle is verified first (as by qbarchive verify); a bundle that fails is not imported at all. \
             A new archive takes the identity of the archive the bundle came from, so exporting it again gives \
             the same bundle. An existing archive keeps every record it already has and gains the others: \
-            importing twice changes nothing, and a message it already holds stays as it holds it even where \
-            the bundle's copy is newer (edited, deleted or hidden since): to have the bundle's state, import \
-            into a new archive. Attachment files in the bundle are copied into the archive's \
+            importing twice changes nothing, and a record it already holds stays as it holds it even where \
+            the bundle's copy is newer: an import does not merge. Such records (messages edited, deleted or \
+            hidden by a user since; dialogs deleted, hidden or renamed; users renamed) are counted in a warning \
+            on standard error, with a few of their ids (and under "not_merged" with --json, and in the audit \
+            log); to have the bundle's state, import it into a new archive. Attachment files in the bundle are copied into the archive's \
             file store (ARCHIVE.files), checked against their SHA-256, and recorded as stored; a file the \
             bundle names but does not hold keeps its status (too large, gone, ...) or stays to be fetched. \
             Recorded in the archive's audit log.
@@ -149,7 +151,7 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
             detail: .object([
                 "bundles": .object(verified.digests.mapValues(JSONValue.string)), "records": .int(summary.records),
                 "inserted": .int(summary.inserted), "files": .int(summary.files), "file_bytes": .int(summary.fileBytes),
-                "erased_again": .int(erasedAgain),
+                "erased_again": .int(erasedAgain), "not_merged": summary.notMerged.json,
             ]))
         if json {
             print(
@@ -157,6 +159,7 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                     "archive": .string(archive), "created": .bool(created), "records": .int(summary.records),
                     "inserted": .int(summary.inserted), "files": .int(summary.files),
                     "file_bytes": .int(summary.fileBytes), "erased_again": .int(erasedAgain),
+                    "not_merged": summary.notMerged.json,
                 ]).jsonString)
         } else {
             print(
@@ -165,6 +168,19 @@ struct ImportCommand: AsyncParsableCommand, ArchiveTaking {
                     + (erasedAgain > 0
                         ? "; \(erasedAgain) messages erased again, as the archive's erasure register says" : ""))
         }
+        if !summary.notMerged.isEmpty { Self.warn(summary.notMerged, archive: archive) }
+    }
+
+    /// Says on standard error which records the archive kept older than the bundle's copies: an import that
+    /// leaves the archive behind its bundle must not pass in silence (a scheduled job mails what it prints there).
+    private static func warn(_ notMerged: NotMerged, archive: String) {
+        let records = notMerged.records == 1 ? "1 record" : "\(notMerged.records) records"
+        FileHandle.standardError.write(
+            Data(
+                ("warning: \(records) of the bundle were already in \(archive) and are newer in the bundle; the archive "
+                    + "kept its own copies (an import does not merge): \(notMerged.summary). For example: "
+                    + "\(notMerged.examples.joined(separator: ", ")). To have the bundle's state, import it into a new "
+                    + "archive.\n").utf8))
     }
 
     /// An archive's erasures outlive the bundles made before them: what came back is erased again (legal holds

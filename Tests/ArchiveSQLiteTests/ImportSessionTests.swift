@@ -103,7 +103,7 @@ struct ImportSessionTests {
             var open = 0
             try await archive.importing(recordsPerTransaction: bound) { session in
                 for batch in batches {
-                    #expect(try await session.store(batch) == batch.count)
+                    #expect(try await session.store(batch).inserted == batch.count)
                     open += batch.count
                     if open >= bound { (committed, open) = (committed + open, 0) }
                     let visible = try await reader.counts()
@@ -117,7 +117,7 @@ struct ImportSessionTests {
             let again = try Self.messageBatches(900..<1300, size: 70)
             let added = try await archive.importing(recordsPerTransaction: bound) { session in
                 var added = 0
-                for batch in again { added += try await session.store(batch) }
+                for batch in again { added += try await session.store(batch).inserted }
                 return added
             }
             #expect(added == 300)
@@ -179,7 +179,7 @@ struct ImportSessionTests {
             try await archive.pool.write { db in try db.execute(sql: "UPDATE archive_meta SET format = format") }
             let added = try await archive.importing(recordsPerTransaction: 250) { session in
                 var added = 0
-                for batch in batches { added += try await session.store(batch) }
+                for batch in batches { added += try await session.store(batch).inserted }
                 return added
             }
             #expect(added == 300)

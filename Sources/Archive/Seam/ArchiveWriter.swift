@@ -100,8 +100,8 @@ public protocol ArchiveWriter: ArchiveReader {
     /// - Throws: ``ArchiveError/notEmpty(path:)`` when the archive already holds messages or dialogs.
     func adoptIdentity(_ identity: ArchiveIdentity) async throws
     /// Restores records read from an export bundle in one transaction, keeping what the archive has;
-    /// returns how many were new.
-    func importRecords(_ batch: ImportBatch) async throws -> Int
+    /// returns how many were new, and which held records the batch's copies are newer than (``NotMerged``).
+    func importRecords(_ batch: ImportBatch) async throws -> ImportOutcome
     /// Runs `body` with an ``ImportSession`` that stores a restore's batches one after another, and returns once
     /// every batch `body` stored is committed — also when `body` throws: the batches it stored stay. A backend may
     /// hold several batches in one transaction (SQLite does: the indexes a batch touches are then written once for

@@ -67,9 +67,9 @@ struct ImportMessageBatch {
 
     /// Inserts the messages the archive does not have yet, and their hides.
     ///
-    /// - Returns: how many messages were new.
-    func insert(connection: PostgresConnection) async throws -> Int {
-        guard !ids.isEmpty else { return 0 }
+    /// - Returns: the ids of the messages that were new.
+    func insert(connection: PostgresConnection) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
         // One statement: the new rows, then the vectors of those with words under the keys they were given.
         let rows = try await connection.query(
             """
@@ -118,6 +118,6 @@ struct ImportMessageBatch {
                 ON CONFLICT DO NOTHING
                 """)
         }
-        return inserted.count
+        return Set(inserted)
     }
 }

@@ -14,14 +14,16 @@ extension PostgresArchive {
     /// its attachments name (`attachment_files`, with what the batch's ``ImportBatch/files`` says of them).
     /// Import dialogs before their messages and membership, and messages before their revisions.
     ///
-    /// - Returns: how many records were new.
-    public func importRecords(_ batch: ImportBatch) async throws -> Int {
+    /// - Returns: how many records were new, and which held records the batch's copies are newer than.
+    public func importRecords(_ batch: ImportBatch) async throws -> ImportOutcome {
         try await transaction { connection in
             let time = ArchiveTime.now()
             let indexer = PostgresFileIndexer(connection: connection, time: time)
+            let held = PostgresHeldRecords(connection: connection)
             var inserted = 0
+            var notMerged = NotMerged()
             for u in batch.users {
-                inserted += try await connection.changes(
+                let new = try await connection.changes(
                     """
                     INSERT INTO users (id, login, email, full_name, phone, created_at, updated_at, last_request_at,
                         custom_data, user_tags, raw, first_seen_at, last_seen_at)
@@ -32,6 +34,8 @@ extension PostgresArchive {
                     ON CONFLICT (id) DO NOTHING
                     RETURNING id
                     """)
+                inserted += new
+                if new == 0, let user = try await held.user(u.id) { notMerged.compare(u, with: user) }
             }
             for d in batch.dialogs {
                 let id = SQLiteText.cut(d.id)
@@ -51,7 +55,10 @@ extension PostgresArchive {
                     """)
                 inserted += new
                 // A dialog the archive had already keeps its own hides, as its other columns.
-                guard new > 0 else { continue }
+                guard new > 0 else {
+                    if let dialog = try await held.dialog(id) { notMerged.compare(d, with: dialog) }
+                    continue
+                }
                 for hidden in d.hiddenFor {
                     try await connection.run(
                         """
@@ -74,17 +81,21 @@ extension PostgresArchive {
                     RETURNING id
                     """)
             }
-            inserted += try await Self.importMessages(batch.messages, indexer: indexer, connection: connection)
+            inserted += try await Self.importMessages(
+                batch.messages, indexer: indexer, held: held, notMerged: &notMerged, connection: connection)
             for r in batch.revisions {
                 let hash = MessageContent.contentHash(
                     text: r.text, attachmentsJSON: r.attachmentsJSON, customJSON: r.customJSON)
+                let messageID = SQLiteText.cut(r.messageID)
+                // Not beyond the edits the archive's copy counts (as on SQLite).
                 inserted += try await connection.changes(
                     """
                     INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
                         updated_at, observed_at, superseded_at)
-                    VALUES (\(SQLiteText.cut(r.messageID)), \(r.revision), \(SQLiteText.cut(r.text)),
+                    SELECT \(messageID), \(r.revision), \(SQLiteText.cut(r.text)),
                         \(SQLiteText.cut(r.attachmentsJSON)), \(SQLiteText.cut(r.customJSON)), \(SQLiteText.cut(r.raw)),
-                        \(hash), \(r.updatedAt), \(Int64(r.observedAt)), \(Int64(r.supersededAt)))
+                        \(hash), \(r.updatedAt), \(Int64(r.observedAt)), \(Int64(r.supersededAt))
+                    WHERE \(r.revision) <= (SELECT edited FROM messages WHERE id = \(messageID))
                     ON CONFLICT (message_id, revision) DO NOTHING
                     RETURNING id
                     """)
@@ -97,15 +108,17 @@ extension PostgresArchive {
                     return array.compactMap { try? Attachment(json: $0) }
                 })
             try await Self.importFiles(batch.files, time: time, connection: connection)
-            return inserted
+            return ImportOutcome(inserted: inserted, notMerged: notMerged)
         }
     }
 
     /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them (so a restored
     /// message is indistinguishable from a crawled one), the archive's own columns are taken as given, and a new
-    /// message's hides become `message_hides` rows.
+    /// message's hides become `message_hides` rows. A copy that was not stored — the archive held the message, or an
+    /// earlier copy in the batch was stored — is compared with what the archive holds, as on SQLite.
     private static func importMessages(
-        _ messages: [ImportedMessage], indexer: PostgresFileIndexer, connection: PostgresConnection
+        _ messages: [ImportedMessage], indexer: PostgresFileIndexer, held: PostgresHeldRecords,
+        notMerged: inout NotMerged, connection: PostgresConnection
     ) async throws -> Int {
         var batch = ImportMessageBatch()
         var attachmentLists: [[Attachment]] = []
@@ -116,7 +129,16 @@ extension PostgresArchive {
         }
         let inserted = try await batch.insert(connection: connection)
         try await indexer.index(lists: attachmentLists)
-        return inserted
+        // A new message's first copy is the one stored; its later copies, and every copy of a held one, are not.
+        var firstCopies = inserted
+        let notStored = messages.filter { firstCopies.remove(SQLiteText.cut($0.archived.id)) == nil }
+        if !notStored.isEmpty {
+            let copies = try await held.messages(Set(notStored.map { SQLiteText.cut($0.archived.id) }))
+            for imported in notStored {
+                if let copy = copies[SQLiteText.cut(imported.archived.id)] { notMerged.compare(imported, with: copy) }
+            }
+        }
+        return inserted.count
     }
 
     /// What a bundle says of its attachments' files, as on SQLite: a file the import put in the store becomes

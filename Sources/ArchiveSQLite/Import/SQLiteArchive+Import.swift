@@ -15,8 +15,8 @@ extension SQLiteArchive {
     /// ``ImportBatch/files`` says of them). Foreign keys hold: import dialogs before their messages and membership, and
     /// messages before their revisions.
     ///
-    /// - Returns: how many records were new.
-    public func importRecords(_ batch: ImportBatch) async throws -> Int {
+    /// - Returns: how many records were new, and which held records the batch's copies are newer than.
+    public func importRecords(_ batch: ImportBatch) async throws -> ImportOutcome {
         try await importing { try await $0.store(batch) }
     }
 
@@ -53,8 +53,10 @@ extension SQLiteArchive {
 
     /// Stores one batch inside the open transaction (``SQLiteImportSession``); the full-text indexes are filled
     /// when the transaction commits (``indexImportedTexts(after:db:)``).
-    static func storeImported(_ batch: ImportBatch, db: Database) throws -> Int {
+    static func storeImported(_ batch: ImportBatch, db: Database) throws -> ImportOutcome {
         var inserted = 0
+        var notMerged = NotMerged()
+        let held = HeldRecords(db: db)
         let time = ArchiveTime.now()
         let indexer = try FileIndexer(db: db, time: time)
         func run(_ statement: Statement, _ arguments: StatementArguments) throws {
@@ -76,6 +78,7 @@ extension SQLiteArchive {
                         u.id, u.login, u.email, u.fullName, u.phone, u.createdAt, u.updatedAt, u.lastRequestAt,
                         u.customData, u.userTags, u.raw, u.firstSeenAt, u.lastSeenAt,
                     ])
+                if db.changesCount == 0, let user = try held.user(u.id) { notMerged.compare(u, with: user) }
             }
         }
         if !batch.dialogs.isEmpty {
@@ -97,7 +100,10 @@ extension SQLiteArchive {
                         d.lastSeenAt, d.deletedAt, HiddenFor.encode(d.hiddenFor), d.deletionEvidence,
                     ])
                 // A dialog the archive had already keeps its own hides, as its other columns.
-                guard db.changesCount > 0 else { continue }
+                guard db.changesCount > 0 else {
+                    if let dialog = try held.dialog(d.id) { notMerged.compare(d, with: dialog) }
+                    continue
+                }
                 for hidden in d.hiddenFor {
                     hides.setUncheckedArguments([d.id, hidden.user, hidden.since])
                     try hides.execute()
@@ -119,14 +125,19 @@ extension SQLiteArchive {
             }
         }
         if !batch.messages.isEmpty {
-            inserted += try Self.importMessages(batch.messages, indexer: indexer, db: db)
+            inserted += try Self.importMessages(
+                batch.messages, indexer: indexer, held: held, notMerged: &notMerged, db: db)
         }
         if !batch.revisions.isEmpty {
+            // A revision beyond the edits the archive's copy counts belongs to a history the archive did not take
+            // (the bundle's copy is newer, ``NotMerged``): the message's revisions stay the rows `edited` counts.
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO message_revisions (message_id, revision, text, attachments, custom, raw, content_hash,
                         updated_at, observed_at, superseded_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id, revision) DO NOTHING
+                    SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+                    WHERE ?2 <= (SELECT edited FROM messages WHERE id = ?1)
+                    ON CONFLICT (message_id, revision) DO NOTHING
                     """)
             for r in batch.revisions {
                 let hash = Self.contentHash(
@@ -141,14 +152,15 @@ extension SQLiteArchive {
             try Self.indexImportedFiles(batch.revisions, indexer: indexer)
         }
         try Self.importFiles(batch.files, time: time, db: db)
-        return inserted
+        return ImportOutcome(inserted: inserted, notMerged: notMerged)
     }
 
     /// Messages: the columns QuickBlox sent are derived from `raw` exactly as a crawl derives them, so a
     /// restored message is indistinguishable from a crawled one; the archive's own columns are taken as given.
-    private static func importMessages(_ messages: [ImportedMessage], indexer: FileIndexer, db: Database) throws
-        -> Int
-    {
+    private static func importMessages(
+        _ messages: [ImportedMessage], indexer: FileIndexer, held: HeldRecords, notMerged: inout NotMerged,
+        db: Database
+    ) throws -> Int {
         let insert = try HotStatement(
             db: db,
             sql: """
@@ -177,7 +189,10 @@ extension SQLiteArchive {
             let isNew = db.changesCount > 0
             // Listed even when the message was there already: a `--attachments none` crawl may have skipped it.
             try indexer.index(message.attachments)
-            guard isNew else { continue }
+            guard isNew else {
+                if let copy = try held.message(archived.id) { notMerged.compare(imported, with: copy) }
+                continue
+            }
             inserted += 1
             dialogs.insert(archived.dialogID)
             for hidden in archived.hiddenFor {

@@ -30,16 +30,16 @@ final class SQLiteImportSession: ImportSession {
         self.recordsPerTransaction = recordsPerTransaction
     }
 
-    func store(_ batch: ImportBatch) async throws -> Int {
+    func store(_ batch: ImportBatch) async throws -> ImportOutcome {
         try await pool.writeWithoutTransaction { db in
             if !db.isInsideTransaction {
                 try db.beginTransaction(.immediate)
                 let after = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM messages") ?? 0
                 open.withLock { $0 = (after, 0) }
             }
-            let inserted: Int
+            let outcome: ImportOutcome
             do {
-                inserted = try SQLiteArchive.storeImported(batch, db: db)
+                outcome = try SQLiteArchive.storeImported(batch, db: db)
             } catch {
                 try? db.rollback()
                 open.withLock { $0 = nil }
@@ -50,7 +50,7 @@ final class SQLiteImportSession: ImportSession {
                 return state?.records ?? 0
             }
             if records >= recordsPerTransaction { try commit(db) }
-            return inserted
+            return outcome
         }
     }
 
